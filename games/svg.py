@@ -1,0 +1,127 @@
+"""Board -> SVG. Geometry is computed here; the markup lives in templates/games/board.svg.
+
+One user unit is one square of the display. Tiles on higher levels are drawn later,
+in a colour of their level and shifted up-left a little, so stacks read as stacks.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from games.nmbr9 import Board, Placement
+
+LEVEL_COLOURS = ("#d9cdb8", "#7fb3d5", "#82c99a", "#f0b86e", "#e58c8a", "#b39ddb", "#90a4ae")
+LEVEL_SHIFT = 0.12
+MARGIN = 3
+MIN_SPAN = 12
+
+
+@dataclass(frozen=True, slots=True)
+class TileShape:
+    cells: tuple[tuple[int, int], ...]
+    outline: str
+    label: str
+    label_x: float
+    label_y: float
+    fill: str
+    shift: float
+    level: int
+
+
+def _outline(cells: frozenset[tuple[int, int]]) -> str:
+    """An SVG path of the edges between a tile's squares and the outside."""
+    parts = []
+    for x, y in cells:
+        if (x, y - 1) not in cells:
+            parts.append(f"M{x} {y}h1")
+        if (x, y + 1) not in cells:
+            parts.append(f"M{x} {y + 1}h1")
+        if (x - 1, y) not in cells:
+            parts.append(f"M{x} {y}v1")
+        if (x + 1, y) not in cells:
+            parts.append(f"M{x + 1} {y}v1")
+    return "".join(sorted(parts))
+
+
+def _label_cell(cells: frozenset[tuple[int, int]]) -> tuple[int, int]:
+    """The square nearest the tile's centre of mass, where its number is written."""
+    cx = sum(x for x, _ in cells) / len(cells)
+    cy = sum(y for _, y in cells) / len(cells)
+    return min(cells, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
+
+
+def tile_shape(placement: Placement, level: int) -> TileShape:
+    cells = placement.cells()
+    lx, ly = _label_cell(cells)
+    shift = -round(LEVEL_SHIFT * level, 2) if level else 0.0
+    return TileShape(
+        cells=tuple(sorted(cells)),
+        outline=_outline(cells),
+        label=str(placement.number),
+        label_x=round(lx + 0.5 + shift, 2),
+        label_y=round(ly + 0.5 + shift, 2),
+        fill=LEVEL_COLOURS[min(level, len(LEVEL_COLOURS) - 1)],
+        shift=shift,
+        level=level,
+    )
+
+
+def _bounds(cells: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:
+    xs, ys = [], []
+    for x, y in cells:
+        xs.append(x)
+        ys.append(y)
+    if not xs:
+        return -MIN_SPAN // 2, -MIN_SPAN // 2, MIN_SPAN, MIN_SPAN
+    x0, y0 = min(xs) - MARGIN, min(ys) - MARGIN
+    w, h = max(xs) + 1 + MARGIN - x0, max(ys) + 1 + MARGIN - y0
+    if w < MIN_SPAN:
+        x0 -= (MIN_SPAN - w) // 2
+        w = MIN_SPAN
+    if h < MIN_SPAN:
+        y0 -= (MIN_SPAN - h) // 2
+        h = MIN_SPAN
+    return x0, y0, w, h
+
+
+def board_svg(
+    board: Board,
+    *,
+    ghost: Placement | None = None,
+    ghost_legal: bool = False,
+    title: str = "",
+    interactive: bool = False,
+    css_class: str = "board",
+) -> SafeString:
+    """Render ``board`` (and an optional ghost tile) as inline SVG markup."""
+    tiles = [tile_shape(p, level) for p, level in board.tiles]
+    ghost_cells = ghost.cells() if ghost is not None else frozenset()
+    all_cells = [c for t in tiles for c in t.cells] + list(ghost_cells)
+    x0, y0, w, h = _bounds(all_cells)
+    context = {
+        "tiles": sorted(tiles, key=lambda t: t.level),
+        "ghost": (
+            {
+                "cells": sorted(ghost_cells),
+                "outline": _outline(ghost_cells),
+                "legal": ghost_legal,
+                "label": ghost.number,
+                "label_x": _label_cell(ghost_cells)[0] + 0.5,
+                "label_y": _label_cell(ghost_cells)[1] + 0.5,
+            }
+            if ghost is not None
+            else None
+        ),
+        "x0": x0,
+        "y0": y0,
+        "w": w,
+        "h": h,
+        "xs": range(x0, x0 + w + 1),
+        "ys": range(y0, y0 + h + 1),
+        "title": title,
+        "interactive": interactive,
+        "css_class": css_class,
+    }
+    return SafeString(render_to_string("games/board.svg", context))

@@ -1,0 +1,123 @@
+import os
+import shutil
+import uuid
+
+import pytest
+from django.contrib.auth.models import User
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def celery_queue():
+    """A queue of this test run's own, so no other worker on the same Redis takes its tasks."""
+    from nmbr9site.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    app.conf.task_default_queue = queue
+    yield queue
+    with app.connection_for_write() as connection:
+        connection.default_channel.client.delete(queue)
+
+
+@pytest.fixture
+def celery_worker(celery_queue, transactional_db):
+    """A real Celery worker (in a thread) consuming this run's queue from the real Redis."""
+    from celery.contrib.testing.worker import start_worker
+
+    from nmbr9site.celery import app
+
+    with start_worker(app, perform_ping_check=False, loglevel="WARNING") as worker:
+        yield worker
+
+
+def _user(username: str) -> User:
+    return User.objects.create_user(username, f"{username}@example.com", "a-Long-pa55word")
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return _user("alice")
+
+
+@pytest.fixture
+def bob(db) -> User:
+    return _user("bob")
+
+
+@pytest.fixture
+def carol(db) -> User:
+    return _user("carol")
+
+
+PASSWORD = "a-Long-pa55word"
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(path):
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is not installed (apt-get install chromium).")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium).")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+class BrowserSession:
+    """A browser context on the live server that records every JavaScript error."""
+
+    def __init__(self, browser, base_url: str, **options):
+        self.base_url = base_url
+        self.context = browser.new_context(**options)
+        self.context.set_default_timeout(10_000)
+        self.errors: list[str] = []
+        self.page = self.context.new_page()
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def goto(self, path: str):
+        return self.page.goto(self.base_url + path)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def open_browser(browser, live_server):
+    """Open browser sessions; each must end the test without a JavaScript error."""
+    sessions: list[BrowserSession] = []
+
+    def opener(**options) -> BrowserSession:
+        session = BrowserSession(browser, live_server.url, **options)
+        sessions.append(session)
+        return session
+
+    yield opener
+    errors = [e for s in sessions for e in s.errors]
+    for session in sessions:
+        session.close()
+    assert errors == [], errors

@@ -1,0 +1,107 @@
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.urls import reverse
+
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_signs_up_and_logs_in(client):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302
+    user = User.objects.get(username="dora")
+    assert user.email == "dora@example.com"
+    home = client.get(reverse("home"))
+    assert 'class="who"' in home.text and "dora" in home.text
+
+
+def test_it_refuses_mismatched_passwords_and_creates_nobody(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "dora", "email": "d@example.com", "password1": PASSWORD, "password2": "x"},
+    )
+    assert response.status_code == 400
+    assert "The two password fields didn" in response.text
+    assert not User.objects.filter(username="dora").exists()
+
+
+def test_it_refuses_a_taken_email(client, alice):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "dora",
+            "email": "ALICE@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 400
+    assert "already exists" in response.text
+    assert User.objects.count() == 1
+
+
+def test_it_logs_in_and_out(client, alice):
+    response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert "alice" in client.get(reverse("home")).text
+    assert client.get(reverse("logout")).status_code == 405
+    client.post(reverse("logout"))
+    assert 'class="who"' not in client.get(reverse("home")).text
+
+
+def test_it_shows_an_error_for_a_wrong_password(client, alice):
+    response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
+    assert response.status_code == 200
+    assert "Please enter a correct username and password" in response.text
+
+
+def test_it_changes_the_password(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "An0ther-pa55",
+            "new_password2": "An0ther-pa55",
+        },
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("An0ther-pa55")
+
+
+def test_it_resets_the_password_by_email(client, alice):
+    response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"http://\S+/accounts/reset/\S+/", mail.outbox[0].body).group(0)
+    path = link.split("testserver", 1)[1]
+    form_page = client.get(path, follow=True)
+    assert form_page.status_code == 200
+    set_url = form_page.redirect_chain[-1][0]
+    response = client.post(
+        set_url, {"new_password1": "Fre5h-pa55word", "new_password2": "Fre5h-pa55word"}
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("Fre5h-pa55word")
+
+
+def test_every_account_page_renders(client, alice):
+    for name in ("login", "signup", "password_reset", "password_reset_done"):
+        assert client.get(reverse(name)).status_code == 200
+    client.force_login(alice)
+    for name in ("password_change", "password_change_done", "home"):
+        assert client.get(reverse(name)).status_code == 200

@@ -1,0 +1,271 @@
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match, Move, PlayerStats
+from games.nmbr9 import Placement
+from games.nmbr9.policy import choose
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def solo(alice):
+    return services.start_solo(alice, seed=7)
+
+
+def current(match):
+    seat = match.seats.get()
+    state = services.load_state(match, seat)
+    return state.game, state.game.board(0), state.game.current_number(0)
+
+
+def play(client, match, rounds: int) -> None:
+    for _ in range(rounds):
+        game, board, number = current(match)
+        p = choose(board, number)
+        round = game.round_of(0)
+        data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": round}
+        response = client.post(reverse("place", args=[match.pk]), data)
+        assert response.status_code == 302, response.content
+
+
+def test_it_starts_a_solo_game(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("new_solo"))
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response.url == match.get_absolute_url()
+    assert match.seats.get().player == alice
+    assert client.get(reverse("new_solo")).status_code == 405
+
+
+def test_it_requires_login_to_start(client):
+    response = client.post(reverse("new_solo"))
+    assert response.status_code == 302 and "/accounts/login/" in response.url
+    assert Match.objects.count() == 0
+
+
+def test_it_shows_the_full_page(client, alice, solo):
+    client.force_login(alice)
+    response = client.get(solo.get_absolute_url())
+    assert response.status_code == 200
+    html = response.text
+    _, _, number = current(solo)
+    assert "<html" in html and 'id="play"' in html
+    assert f"data-current>{number}<" in html
+    assert "<svg" in html and 'data-ghost="legal"' in html
+    assert "Round <strong>1</strong> of 20" in html
+    assert html.count("data-supply=") == 10
+
+
+def test_it_returns_only_the_partial_to_htmx(client, alice, solo):
+    client.force_login(alice)
+    response = client.get(solo.get_absolute_url(), {"x": 0, "y": 0, "rotation": 1}, **HTMX)
+    assert response.status_code == 200
+    assert "<html" not in response.text
+    assert response.text.lstrip().startswith('<section id="play"')
+    assert response["HX-Replace-Url"].endswith("?x=0&y=0&rotation=1")
+
+
+def test_it_previews_an_illegal_spot_in_red_with_the_reason(client, alice, solo):
+    client.force_login(alice)
+    play(client, solo, 1)
+    game, board, number = current(solo)
+    p = board.tiles[0][0]
+    response = client.get(solo.get_absolute_url(), {"x": p.x, "y": p.y, "rotation": 0}, **HTMX)
+    assert response.status_code == 200
+    assert 'data-ghost="illegal"' in response.text
+    assert "data-verdict>" in response.text
+    assert 'class="confirm" data-key="confirm" title="Confirm (Enter)" disabled' in response.text
+
+
+@pytest.mark.parametrize(
+    "query", [{"x": "a", "y": 0, "rotation": 0}, {"x": 0, "y": 0, "rotation": 4}, {"x": 1}]
+)
+def test_it_refuses_a_malformed_preview(client, alice, solo, query):
+    client.force_login(alice)
+    response = client.get(solo.get_absolute_url(), query, **HTMX)
+    assert response.status_code == 400
+    assert 'class="error"' in response.text
+
+
+def test_it_places_a_legal_tile(client, alice, solo):
+    client.force_login(alice)
+    _, board, number = current(solo)
+    p = choose(board, number)
+    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 1}
+    response = client.post(reverse("place", args=[solo.pk]), data, **HTMX)
+    assert response.status_code == 200
+    move = Move.objects.get()
+    assert (move.number, move.x, move.y, move.rotation, move.level) == (
+        number,
+        p.x,
+        p.y,
+        p.rotation,
+        0,
+    )
+    assert "Round <strong>2</strong> of 20" in response.text
+    seat = solo.seats.get()
+    assert seat.placed == 1
+
+
+def test_it_refuses_an_illegal_tile_with_400_and_changes_nothing(client, alice, solo):
+    client.force_login(alice)
+    play(client, solo, 1)
+    _, board, _ = current(solo)
+    p = board.tiles[0][0]
+    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 2}
+    response = client.post(reverse("place", args=[solo.pk]), data, **HTMX)
+    assert response.status_code == 400
+    assert 'class="error"' in response.text
+    assert Move.objects.count() == 1
+    assert solo.seats.get().placed == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"x": 0, "y": 0, "rotation": 0},
+        {"x": "", "y": 0, "rotation": 0, "round": 1},
+        {"x": 0, "y": 0, "rotation": 9, "round": 1},
+        {"x": 0, "y": 0, "rotation": 0, "round": "one"},
+        {"x": 10**9, "y": 0, "rotation": 0, "round": 1},
+    ],
+)
+def test_it_refuses_malformed_placements(client, alice, solo, data):
+    client.force_login(alice)
+    response = client.post(reverse("place", args=[solo.pk]), data)
+    assert response.status_code == 400
+    assert 'class="error"' in response.text
+    assert Move.objects.count() == 0
+
+
+def test_a_double_submit_places_once(client, alice, solo):
+    client.force_login(alice)
+    _, board, number = current(solo)
+    p = choose(board, number)
+    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 1}
+    first = client.post(reverse("place", args=[solo.pk]), data)
+    second = client.post(reverse("place", args=[solo.pk]), data)
+    assert first.status_code == second.status_code == 302
+    assert Move.objects.count() == 1
+
+
+def test_a_stale_submit_with_another_placement_is_refused(client, alice, solo):
+    client.force_login(alice)
+    play(client, solo, 1)
+    move = Move.objects.get()
+    data = {"x": move.x + 5, "y": move.y, "rotation": move.rotation, "round": 1}
+    response = client.post(reverse("place", args=[solo.pk]), data)
+    assert response.status_code == 400
+    assert "already placed" in response.text
+    assert Move.objects.count() == 1
+
+
+def test_a_future_round_is_refused(client, alice, solo):
+    client.force_login(alice)
+    data = {"x": 0, "y": 0, "rotation": 0, "round": 3}
+    response = client.post(reverse("place", args=[solo.pk]), data)
+    assert response.status_code == 400
+    assert Move.objects.count() == 0
+
+
+def test_reloading_resumes_where_the_player_was(client, alice, solo):
+    client.force_login(alice)
+    play(client, solo, 5)
+    game, board, number = current(solo)
+    response = client.get(solo.get_absolute_url(), {"x": 2, "y": -3, "rotation": 3})
+    assert "Round <strong>6</strong> of 20" in response.text
+    assert f"data-current>{number}<" in response.text
+    assert 'data-x="2" data-y="-3" data-rotation="3"' in response.text
+    assert response.text.count('class="tile level-') == 5
+
+
+def test_only_the_owner_plays_or_sees_an_unfinished_game(client, alice, bob, solo):
+    client.force_login(bob)
+    assert client.get(solo.get_absolute_url()).status_code == 404
+    data = {"x": 0, "y": 0, "rotation": 0, "round": 1}
+    assert client.post(reverse("place", args=[solo.pk]), data).status_code == 404
+    assert Move.objects.count() == 0
+
+
+def test_anonymous_visitors_are_sent_to_login(client, solo):
+    response = client.get(solo.get_absolute_url())
+    assert response.status_code == 302 and "/accounts/login/" in response.url
+    data = {"x": 0, "y": 0, "rotation": 0, "round": 1}
+    response = client.post(reverse("place", args=[solo.pk]), data)
+    assert response.status_code == 302
+    assert Move.objects.count() == 0
+
+
+def test_a_whole_game_ends_with_score_and_personal_best(client, alice, bob, solo):
+    client.force_login(alice)
+    play(client, solo, 20)
+    solo.refresh_from_db()
+    seat = solo.seats.get()
+    assert solo.status == Match.Status.FINISHED
+    assert seat.rank == 1
+    _, board, _ = current(solo)
+    assert seat.score == board.score() > 0
+    page = client.get(solo.get_absolute_url()).text
+    assert f"data-final-score>{seat.score}<" in page
+    assert "A new personal best!" in page
+    assert "Play again" in page
+    data = {"x": 0, "y": 0, "rotation": 0, "round": 21}
+    assert client.post(reverse("place", args=[solo.pk]), data).status_code == 400
+    client.force_login(bob)
+    assert client.get(solo.get_absolute_url()).status_code == 200
+    client.logout()
+    assert client.get(solo.get_absolute_url()).status_code == 200
+
+
+def test_the_profile_shows_stats_and_recent_games(client, alice, solo):
+    client.force_login(alice)
+    play(client, solo, 20)
+    services.refresh_player_stats(alice.pk)
+    seat = solo.seats.get()
+    page = client.get(reverse("profile", args=["alice"])).text
+    assert 'data-stat="games">1<' in page
+    assert f'data-stat="best">{seat.score}<' in page
+    assert solo.get_absolute_url() in page
+    assert PlayerStats.objects.get(player=alice).solo_best == seat.score
+    assert client.get(reverse("profile", args=["nobody"])).status_code == 404
+
+
+def test_home_lists_games_in_progress(client, alice, solo):
+    client.force_login(alice)
+    page = client.get(reverse("home")).text
+    assert "Games in progress" in page and solo.get_absolute_url() in page
+
+
+def test_queries_do_not_grow_with_the_number_of_moves(
+    client, alice, solo, django_assert_max_num_queries
+):
+    client.force_login(alice)
+    url = solo.get_absolute_url()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as early:
+        client.get(url, {"x": 0, "y": 0, "rotation": 0}, **HTMX)
+    play(client, solo, 19)
+    with CaptureQueriesContext(connection) as late:
+        client.get(url, {"x": 0, "y": 0, "rotation": 0}, **HTMX)
+    assert len(late) == len(early)
+    _, board, number = current(solo)
+    p = choose(board, number)
+    with django_assert_max_num_queries(len(early) + 12):
+        client.post(
+            reverse("place", args=[solo.pk]),
+            {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 20},
+            **HTMX,
+        )
+
+
+def test_placements_round_trip_through_the_model(alice, solo):
+    p = Placement(number=7, x=3, y=-2, rotation=1)
+    seat = solo.seats.get()
+    move = Move.objects.create(seat=seat, round=1, number=7, x=3, y=-2, rotation=1, level=0)
+    assert move.placement == p

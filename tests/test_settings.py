@@ -1,0 +1,95 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from nmbr9site.env import env_bool, env_int, env_list, env_str, env_url
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("raw,expected", [("1", True), ("yes", True), ("off", False), ("", False)])
+def test_env_bool_reads_booleans(monkeypatch, raw, expected):
+    monkeypatch.setenv("X_FLAG", raw)
+    assert env_bool("X_FLAG", not expected) is expected
+
+
+@pytest.mark.parametrize(
+    "reader,raw",
+    [
+        (lambda: env_bool("X_VALUE", True), "maybe"),
+        (lambda: env_int("X_VALUE", 1), "ten"),
+        (lambda: env_int("X_VALUE", 1, minimum=0), "-5"),
+        (lambda: env_url("X_VALUE", "redis://x", schemes=("redis",)), "http://x"),
+        (lambda: env_url("X_VALUE", "redis://x", schemes=("redis",)), "redis:/x"),
+    ],
+)
+def test_env_helpers_refuse_nonsense(monkeypatch, reader, raw):
+    monkeypatch.setenv("X_VALUE", raw)
+    with pytest.raises(ImproperlyConfigured, match="X_VALUE"):
+        reader()
+
+
+def test_env_helpers_read_good_values(monkeypatch):
+    monkeypatch.setenv("X_LIST", "a.example, b.example,")
+    monkeypatch.setenv("X_INT", "42")
+    assert env_list("X_LIST", []) == ["a.example", "b.example"]
+    assert env_int("X_INT", 0) == 42
+    monkeypatch.delenv("X_MISSING", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="X_MISSING"):
+        env_str("X_MISSING")
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_secret_key_is_required_without_debug():
+    result = manage("check", DEBUG="0")
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_a_bad_value_stops_start_up():
+    result = manage("check", DEBUG="perhaps")
+    assert result.returncode != 0
+    assert "DEBUG must be a boolean" in result.stderr
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY="x7#q9-Zp!r2@Lm4$vT8^nB6&kW1*dF3(hJ5)sG0+aC9=eY2~uI4",
+        ALLOWED_HOSTS="nmbr9.example.org",
+        EMAIL_HOST="smtp.example.org",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_wants_real_mail_in_production():
+    result = manage(
+        "check",
+        "--deploy",
+        DEBUG="0",
+        SECRET_KEY="x7#q9-Zp!r2@Lm4$vT8^nB6&kW1*dF3(hJ5)sG0+aC9=eY2~uI4",
+        ALLOWED_HOSTS="nmbr9.example.org",
+    )
+    assert result.returncode != 0
+    assert "mail.E001" in result.stderr
