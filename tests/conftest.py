@@ -17,9 +17,12 @@ CHROMIUM_FLAGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def celery_queue():
-    """A queue of this test run's own, so no other worker on the same Redis takes its tasks."""
+    """A queue of this test run's own, so no other worker on the same Redis takes its tasks.
+
+    Set before any test runs: Celery fixes its routes when it first sends a task.
+    """
     from nmbr9site.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:12]}"
@@ -36,6 +39,7 @@ def celery_worker(celery_queue, transactional_db):
 
     from nmbr9site.celery import app
 
+    app.control.purge()
     with start_worker(app, perform_ping_check=False, loglevel="WARNING") as worker:
         yield worker
 
