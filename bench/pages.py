@@ -1,0 +1,113 @@
+"""Server time of the game page on a 19-tile board: previews and placements.
+
+Run with ``./run bench`` (or ``python -m bench.pages``). Uses a throw-away test
+database on whatever DATABASE_URL points at, and the Redis of REDIS_URL.
+"""
+
+import os
+import statistics
+import time
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth.models import User  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    setup_databases,
+    setup_test_environment,
+    teardown_databases,
+)
+from django.urls import reverse  # noqa: E402
+
+from bench.movegen import percentile  # noqa: E402
+from games import services  # noqa: E402
+from games.nmbr9.policy import choose  # noqa: E402
+
+GAMES = 30
+PREVIEWS = 300
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def report(name: str, seconds: list[float], queries: list[int]) -> None:
+    ms = [s * 1000 for s in seconds]
+    print(
+        f"{name:<28} n={len(ms):<4} median {statistics.median(ms):6.2f} ms   "
+        f"p95 {percentile(ms, 0.95):6.2f} ms   queries {min(queries)}-{max(queries)}"
+    )
+
+
+def games_at_round_20(player) -> list:
+    matches = []
+    for seed in range(GAMES):
+        match = services.start_solo(player, seed=seed)
+        seat = match.seats.get()
+        for round in range(1, 20):
+            state = services.load_state(match, seat)
+            p = choose(state.game.board(0), state.game.current_number(0))
+            services.place(match.pk, player, x=p.x, y=p.y, rotation=p.rotation, round=round)
+        matches.append(match)
+    return matches
+
+
+def main() -> None:
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        player = User.objects.create_user("bench", "bench@example.com", "bench-pa55word")
+        client = Client()
+        client.force_login(player)
+        started = time.perf_counter()
+        matches = games_at_round_20(player)
+        print(f"set up {GAMES} games at round 20 in {time.perf_counter() - started:.1f} s")
+        url = matches[0].get_absolute_url()
+        state = services.load_state(matches[0], matches[0].seats.get())
+        board = state.game.board(0)
+        number = state.game.current_number(0)
+        spots = [(p.x, p.y, p.rotation) for p in board.legal_placements(number)]
+        spots += [(p.x + 1, p.y, p.rotation) for p, _ in board.tiles]
+        times, queries = [], []
+        for i in range(PREVIEWS):
+            x, y, r = spots[i % len(spots)]
+            with CaptureQueriesContext(connection) as ctx:
+                t0 = time.perf_counter()
+                response = client.get(url, {"x": x, "y": y, "rotation": r}, **HTMX)
+                times.append(time.perf_counter() - t0)
+            assert response.status_code == 200, response.status_code
+            queries.append(len(ctx))
+        report("preview (HTMX partial)", times, queries)
+
+        times, queries = [], []
+        for _ in range(PREVIEWS // 3):
+            with CaptureQueriesContext(connection) as ctx:
+                t0 = time.perf_counter()
+                response = client.get(url)
+                times.append(time.perf_counter() - t0)
+            assert response.status_code == 200
+            queries.append(len(ctx))
+        report("full game page", times, queries)
+
+        times, queries = [], []
+        for match in matches:
+            state = services.load_state(match, match.seats.get())
+            p = choose(state.game.board(0), state.game.current_number(0))
+            data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 20}
+            with CaptureQueriesContext(connection) as ctx:
+                t0 = time.perf_counter()
+                response = client.post(reverse("place", args=[match.pk]), data, **HTMX)
+                times.append(time.perf_counter() - t0)
+            assert response.status_code == 200, response.content
+            queries.append(len(ctx))
+        report("placement (20th tile)", times, queries)
+        print(f"database: {connection.vendor}")
+    finally:
+        teardown_databases(old, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
