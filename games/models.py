@@ -15,14 +15,17 @@ from games.nmbr9 import Placement
 class Match(models.Model):
     class Kind(models.TextChoices):
         SOLO = "solo", "Solo"
+        MATCH = "match", "Match"
 
     class Pace(models.TextChoices):
         ROUNDS = "rounds", "Rounds"
         FREE = "free", "Free"
 
     class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
         ACTIVE = "active", "In progress"
         FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SOLO)
     pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.ROUNDS)
@@ -32,11 +35,16 @@ class Match(models.Model):
     seed = models.BigIntegerField()
     players = models.PositiveSmallIntegerField(default=1)
     removed = models.PositiveSmallIntegerField(default=0)
+    rated = models.BooleanField(default=False)
+    open = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    time_per_move = models.DurationField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_matches"
     )
     created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
+    rated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
@@ -52,16 +60,37 @@ class Match(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def is_solo(self) -> bool:
+        return self.kind == self.Kind.SOLO
+
 
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
     )
+
+    class State(models.TextChoices):
+        INVITED = "invited", "Invited"
+        PLAYING = "playing", "Playing"
+        RESIGNED = "resigned", "Resigned"
+        DROPPED = "dropped", "Dropped"
+
     index = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING)
     placed = models.PositiveSmallIntegerField(default=0)
     score = models.IntegerField(default=0)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    strikes = models.PositiveSmallIntegerField(default=0, help_text="Consecutive strikes.")
+    total_strikes = models.PositiveSmallIntegerField(default=0)
+    extensions_left = models.PositiveSmallIntegerField(default=2)
+    reminded = models.BooleanField(default=False)
+    move_mailed = models.BooleanField(default=False)
+    left_after = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Moves made in the match when this seat left it."
+    )
 
     class Meta:
         ordering = ["index"]
@@ -72,6 +101,10 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.match}"
+
+    @property
+    def has_left(self) -> bool:
+        return self.state in (self.State.RESIGNED, self.State.DROPPED)
 
 
 class Move(models.Model):
@@ -114,3 +147,80 @@ class PlayerStats(models.Model):
 
     def __str__(self) -> str:
         return f"stats of {self.player}"
+
+
+class Profile(models.Model):
+    """A player's settings."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    email_on_move = models.BooleanField(
+        default=True, help_text="E-mail me when it is my move and when time is running out."
+    )
+
+    def __str__(self) -> str:
+        return f"settings of {self.player}"
+
+
+class Rating(models.Model):
+    class Pool(models.TextChoices):
+        MATCH = "match", "Matches"
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    pool = models.CharField(max_length=16, choices=Pool.choices, default=Pool.MATCH)
+    value = models.FloatField(default=1500.0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "pool"], name="rating_pool_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.pool} {self.value:.0f}"
+
+
+class RatingChange(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    pool = models.CharField(max_length=16, choices=Rating.Pool.choices)
+    before = models.FloatField()
+    after = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="rating_change_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.before:.0f} -> {self.after:.0f}"
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before
+
+
+class Notification(models.Model):
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True)
+    text = models.CharField(max_length=200)
+    created = models.DateTimeField(auto_now_add=True)
+    read = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["player", "read"])]
+
+    def __str__(self) -> str:
+        return self.text

@@ -1,23 +1,37 @@
 """The only code that changes game state in the database.
 
-Every function here is atomic; placing locks the seat row, so two requests for
-the same seat run one after the other and the unique (seat, round) constraint
-makes a repeated placement land once.
+Every function that changes a match locks the match row first (one lock order,
+so no deadlocks), replays the match through the engine, and writes the result.
+Background work (expiry, ratings) claims its rows with a conditional update and
+does nothing when someone else already did it.
 """
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Max
 from django.utils import timezone
 
-from games.models import Match, Move, PlayerStats, Seat
+from games import ratings
+from games.models import Match, Move, Notification, PlayerStats, Rating, RatingChange, Seat
 from games.nmbr9 import Game, IllegalPlacement, Placement
+
+EXTENSION = timedelta(days=1)
+REMIND_AT = 0.8
+TIME_CONTROLS = {
+    "1h": timedelta(hours=1),
+    "12h": timedelta(hours=12),
+    "1d": timedelta(days=1),
+    "3d": timedelta(days=3),
+    "7d": timedelta(days=7),
+}
 
 
 class MoveRefused(ValueError):
-    """A request to place that cannot be carried out; ``str()`` says why."""
+    """A request that cannot be carried out; ``str()`` says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,37 +51,185 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
-def engine_game(match: Match, moves: list[Move]) -> Game:
-    """Replay a match's stored moves through the engine (moves in the order played)."""
-    index_of = {seat.pk: seat.index for seat in match.seats.all()}
+def engine_game(match: Match, seats: list[Seat], moves: list[Move]) -> Game:
+    """Replay a match's stored moves (in the order played) and departures."""
+    index_of = {seat.pk: seat.index for seat in seats}
     return Game.replay(
         players=match.players,
         seed=match.seed,
         pace=match.pace,
         removed=match.removed,
         moves=[(index_of[m.seat_id], m.placement) for m in moves],
+        resignations=[(s.index, s.left_after) for s in seats if s.left_after is not None],
     )
 
 
-def load_state(match: Match, seat: Seat) -> GameState:
-    moves = list(Move.objects.filter(seat__match=match).order_by("id"))
-    return GameState(match=match, seat=seat, game=engine_game(match, moves))
+def _moves(match: Match) -> list[Move]:
+    return list(Move.objects.filter(seat__match=match).order_by("id"))
+
+
+def load_state(match: Match, seat: Seat, seats: list[Seat] | None = None) -> GameState:
+    if seats is None:
+        seats = list(match.seats.all())
+    return GameState(match=match, seat=seat, game=engine_game(match, seats, _moves(match)))
+
+
+def _locked(match_id: int) -> tuple[Match, list[Seat]]:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    return match, seats
+
+
+def _seat_of(seats: list[Seat], player) -> Seat:
+    for seat in seats:
+        if seat.player_id == player.pk:
+            return seat
+    raise Seat.DoesNotExist
+
+
+def _notify(player_id: int, match: Match | None, text: str) -> None:
+    Notification.objects.create(player_id=player_id, match=match, text=text[:200])
+
+
+# ------------------------------------------------------------------ solo games
 
 
 @transaction.atomic
 def start_solo(player, *, seed: int | None = None) -> Match:
     match = Match.objects.create(
         kind=Match.Kind.SOLO,
+        status=Match.Status.ACTIVE,
         seed=new_seed() if seed is None else seed,
         players=1,
         created_by=player,
+        started=timezone.now(),
     )
     Seat.objects.create(match=match, player=player, index=0)
     return match
 
 
+# ------------------------------------------------------------------ matches
+
+
+def create_match(
+    creator,
+    *,
+    players: int,
+    pace: str,
+    time_control: str,
+    rated: bool,
+    removed: int | str = 0,
+    invite: list[str] = (),
+    open: bool = False,
+    seed: int | None = None,
+) -> Match:
+    """A match waiting for its seats: the creator's, invited players', open ones."""
+    if not 2 <= players <= 6:
+        raise MoveRefused("A match has 2 to 6 players.")
+    if pace not in Match.Pace.values:
+        raise MoveRefused("Choose the pace: rounds or free.")
+    if time_control not in TIME_CONTROLS:
+        raise MoveRefused("Choose a time per move.")
+    if removed != "random" and not (isinstance(removed, int) and 0 <= removed <= 4):
+        raise MoveRefused("Remove 0 to 4 cards, or a random number.")
+    names = list(dict.fromkeys(name.strip() for name in invite if name.strip()))
+    if len(names) > players - 1:
+        raise MoveRefused(f"A {players}-player match has room for {players - 1} invitations.")
+    invited = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
+    missing = [n for n in names if n.lower() not in invited]
+    if missing:
+        raise MoveRefused(f"No player is called {missing[0]}.")
+    if any(u.pk == creator.pk for u in invited.values()):
+        raise MoveRefused("You are already in the match; invite somebody else.")
+    if not open and len(names) < players - 1:
+        raise MoveRefused("Invite a player for every seat, or open the match in the lobby.")
+    seed = new_seed() if seed is None else seed
+    if removed == "random":
+        removed = Game(1, seed=seed, removed="random").removed
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=Match.Kind.MATCH,
+            status=Match.Status.WAITING,
+            seed=seed,
+            players=players,
+            pace=pace,
+            removed=removed,
+            rated=rated,
+            open=open,
+            time_per_move=TIME_CONTROLS[time_control],
+            created_by=creator,
+        )
+        Seat.objects.create(match=match, player=creator, index=0)
+        for index, name in enumerate(names, start=1):
+            user = invited[name.lower()]
+            Seat.objects.create(match=match, player=user, index=index, state=Seat.State.INVITED)
+            _notify(user.pk, match, f"{creator.username} invites you to a {players}-player match.")
+    return match
+
+
+def join(match_id: int, player) -> Match:
+    """Take an open seat, or accept an invitation; the match starts when every seat is taken."""
+    with transaction.atomic():
+        match, seats = _locked(match_id)
+        if match.status != Match.Status.WAITING:
+            raise MoveRefused("This match is not waiting for players.")
+        mine = next((s for s in seats if s.player_id == player.pk), None)
+        if mine is not None:
+            if mine.state != Seat.State.INVITED:
+                raise MoveRefused("You are already in this match.")
+            mine.state = Seat.State.PLAYING
+            mine.save(update_fields=["state"])
+        else:
+            if not match.open or len(seats) >= match.players:
+                raise MoveRefused("This match has no free seat.")
+            seats.append(Seat.objects.create(match=match, player=player, index=len(seats)))
+        if len(seats) == match.players and all(s.state == Seat.State.PLAYING for s in seats):
+            _start(match, seats)
+    return match
+
+
+def decline(match_id: int, player) -> None:
+    """An invited player says no: the match is called off."""
+    with transaction.atomic():
+        match, seats = _locked(match_id)
+        seat = _seat_of(seats, player)
+        if match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
+            raise MoveRefused("There is no invitation of yours to decline here.")
+        _cancel(match, seats, f"{player.username} declined the match.")
+
+
+def cancel(match_id: int, player) -> None:
+    with transaction.atomic():
+        match, seats = _locked(match_id)
+        if match.created_by_id != player.pk:
+            raise MoveRefused("Only the player who created the match can cancel it.")
+        if match.status != Match.Status.WAITING:
+            raise MoveRefused("The match has started; resign instead.")
+        _cancel(match, seats, f"{player.username} cancelled the match.")
+
+
+def _cancel(match: Match, seats: list[Seat], text: str) -> None:
+    match.status = Match.Status.CANCELLED
+    match.finished = timezone.now()
+    match.save(update_fields=["status", "finished"])
+    for seat in seats:
+        _notify(seat.player_id, match, text)
+
+
+def _start(match: Match, seats: list[Seat]) -> None:
+    now = timezone.now()
+    match.status = Match.Status.ACTIVE
+    match.started = now
+    match.save(update_fields=["status", "started"])
+    game = engine_game(match, seats, [])
+    _update_deadlines(match, seats, game, now)
+
+
+# ------------------------------------------------------------------ playing
+
+
 def place(match_id: int, player, *, x: int, y: int, rotation: int, round: int) -> GameState:
-    """Place the seat's current tile at (x, y, rotation) for round ``round``; return the new state.
+    """Place the player's current tile at (x, y, rotation) for ``round``; return the new state.
 
     ``round`` is the round the player saw when they confirmed. If that round's tile
     is already placed (a double submit), that is accepted when it is the same
@@ -76,43 +238,33 @@ def place(match_id: int, player, *, x: int, y: int, rotation: int, round: int) -
     """
     try:
         with transaction.atomic():
-            seat = (
-                Seat.objects.select_for_update(of=("self",))
-                .select_related("match", "player")
-                .get(match_id=match_id, player=player)
-            )
+            match, seats = _locked(match_id)
+            seat = _seat_of(seats, player)
             if round <= seat.placed:
                 _check_already_placed(seat, round, x=x, y=y, rotation=rotation)
-                return load_state(seat.match, seat)
-            match = seat.match
-            if match.is_finished:
+                return load_state(match, seat, seats)
+            if match.status == Match.Status.FINISHED:
                 raise MoveRefused("This game is over.")
+            if match.status != Match.Status.ACTIVE:
+                raise MoveRefused("This match has not started.")
+            if seat.has_left:
+                raise MoveRefused("You have left this match.")
             if round != seat.placed + 1:
                 raise MoveRefused(f"Round {round} has not started yet.")
-            state = load_state(match, seat)
-            number = state.game.current_number(seat.index)
+            game = engine_game(match, seats, _moves(match))
+            number = game.current_number(seat.index)
             if number is None:
-                raise MoveRefused("You have no tile to place right now.")
+                raise MoveRefused("Wait for the other players to finish this round.")
             placement = Placement(number=number, x=x, y=y, rotation=rotation)
             try:
-                level = state.game.place(seat.index, placement)
+                level = game.place(seat.index, placement)
             except IllegalPlacement as exc:
                 raise MoveRefused(exc.reason) from None
-            Move.objects.create(
-                seat=seat,
-                round=round,
-                number=number,
-                x=x,
-                y=y,
-                rotation=rotation,
-                level=level,
-            )
-            seat.placed = round
-            seat.score = state.game.board(seat.index).score()
-            seat.save(update_fields=["placed", "score"])
-            if state.game.is_over():
-                _finish(match, state.game)
-            return state
+            _record_move(seat, game, placement, level)
+            seat.strikes = 0
+            seat.move_mailed = False
+            _after_change(match, seats, game, moved=seat)
+            return GameState(match=match, seat=seat, game=game)
     except IntegrityError:
         seat = Seat.objects.select_related("match").get(match_id=match_id, player=player)
         _check_already_placed(seat, round, x=x, y=y, rotation=rotation)
@@ -125,20 +277,245 @@ def _check_already_placed(seat: Seat, round: int, *, x: int, y: int, rotation: i
         raise MoveRefused(f"The tile of round {round} is already placed.")
 
 
-def _finish(match: Match, game: Game) -> None:
-    from games.tasks import refresh_player_stats
+def _record_move(seat: Seat, game: Game, placement: Placement, level: int) -> None:
+    seat.placed += 1
+    Move.objects.create(
+        seat=seat,
+        round=seat.placed,
+        number=placement.number,
+        x=placement.x,
+        y=placement.y,
+        rotation=placement.rotation,
+        level=level,
+    )
+    seat.score = game.board(seat.index).score()
+
+
+def expire(seat_id: int, *, now: datetime | None = None) -> bool:
+    """Play the fallback tile for a seat whose deadline has passed; False if there is none.
+
+    Safe to run any number of times: the seat is claimed by clearing its deadline with
+    a conditional update, so only one run acts, and only while the deadline is due.
+    """
+    now = now or timezone.now()
+    due = Seat.objects.filter(pk=seat_id, deadline__lte=now)
+    match_id = due.values_list("match_id", flat=True).first()
+    if match_id is None:
+        return False
+    with transaction.atomic():
+        match, seats = _locked(match_id)
+        claimed = Seat.objects.filter(
+            pk=seat_id, deadline__lte=now, match__status=Match.Status.ACTIVE
+        ).update(deadline=None)
+        if not claimed:
+            return False
+        seat = next(s for s in seats if s.pk == seat_id)
+        seat.deadline = None
+        game = engine_game(match, seats, _moves(match))
+        if game.current_number(seat.index) is None:
+            _after_change(match, seats, game, now=now)
+            return False
+        placement = game.fallback(seat.index)
+        level = game.place(seat.index, placement)
+        _record_move(seat, game, placement, level)
+        seat.strikes += 1
+        seat.total_strikes += 1
+        if seat.strikes >= 2:
+            _leave(seat, game, Seat.State.DROPPED)
+            text = "You missed two moves in a row and were dropped from the match."
+        else:
+            text = "Your time ran out: a tile was placed for you (one strike)."
+        _notify(seat.player_id, match, text)
+        _after_change(match, seats, game, now=now, moved=seat)
+    return True
+
+
+def resign(match_id: int, player) -> None:
+    with transaction.atomic():
+        match, seats = _locked(match_id)
+        seat = _seat_of(seats, player)
+        if match.status != Match.Status.ACTIVE or seat.has_left:
+            raise MoveRefused("You can only resign from a match you are playing.")
+        game = engine_game(match, seats, _moves(match))
+        _leave(seat, game, Seat.State.RESIGNED)
+        for other in seats:
+            if other.pk != seat.pk:
+                _notify(other.player_id, match, f"{player.username} resigned.")
+        _after_change(match, seats, game, moved=seat)
+
+
+def _leave(seat: Seat, game: Game, state: str) -> None:
+    seat.state = state
+    seat.left_after = len(game.moves)
+    seat.deadline = None
+    game.resign(seat.index)
+
+
+def extend(match_id: int, player) -> datetime:
+    """Push the player's own deadline back by a day (a limited number of times)."""
+    with transaction.atomic():
+        match, seats = _locked(match_id)
+        seat = _seat_of(seats, player)
+        if seat.deadline is None or match.status != Match.Status.ACTIVE:
+            raise MoveRefused("You have no running deadline to extend.")
+        if seat.extensions_left == 0:
+            raise MoveRefused("You have used all your extensions in this match.")
+        seat.deadline += EXTENSION
+        seat.extensions_left -= 1
+        seat.reminded = False
+        seat.save(update_fields=["deadline", "extensions_left", "reminded"])
+        _schedule(match, seat)
+        return seat.deadline
+
+
+def _after_change(
+    match: Match,
+    seats: list[Seat],
+    game: Game,
+    *,
+    now: datetime | None = None,
+    moved: Seat | None = None,
+) -> None:
+    if game.is_over():
+        _finish(match, seats, game)
+    elif not match.is_solo:
+        if moved is not None:
+            moved.deadline = None
+        _update_deadlines(match, seats, game, now or timezone.now(), moved=moved)
+    else:
+        moved.save(update_fields=["placed", "score"])
+
+
+SEAT_FIELDS = [
+    "state",
+    "placed",
+    "score",
+    "rank",
+    "deadline",
+    "strikes",
+    "total_strikes",
+    "reminded",
+    "move_mailed",
+    "left_after",
+]
+
+
+def _update_deadlines(
+    match: Match, seats: list[Seat], game: Game, now: datetime, *, moved: Seat | None = None
+) -> None:
+    """Give a deadline to every seat that now has a tile to place, and none to the others."""
+    from games.tasks import send_move_email
+
+    for seat in seats:
+        to_move = seat.state == Seat.State.PLAYING and game.current_number(seat.index) is not None
+        if not to_move:
+            seat.deadline = None
+        elif seat.deadline is None:
+            seat.deadline = now + match.time_per_move
+            seat.reminded = False
+            _schedule(match, seat)
+            if seat is not moved and not seat.move_mailed:
+                seat.move_mailed = True
+                _notify(seat.player_id, match, f"Your move in {match}.")
+                send_move_email.delay_on_commit(seat.pk)
+    Seat.objects.bulk_update(seats, SEAT_FIELDS)
+
+
+def _schedule(match: Match, seat: Seat) -> None:
+    from games.tasks import expire_seat, remind_seat
+
+    expire_seat.apply_async_on_commit((seat.pk,), eta=seat.deadline)
+    remind_at = seat.deadline - match.time_per_move * (1 - REMIND_AT)
+    remind_seat.apply_async_on_commit((seat.pk,), eta=remind_at)
+
+
+def _finish(match: Match, seats: list[Seat], game: Game) -> None:
+    from games.tasks import rate_match, refresh_player_stats
 
     outcome = game.outcome()
-    seats = list(match.seats.all())
     for seat in seats:
         seat.score = outcome.scores[seat.index]
         seat.rank = outcome.ranks[seat.index]
-    Seat.objects.bulk_update(seats, ["score", "rank"])
+        seat.deadline = None
+    Seat.objects.bulk_update(seats, SEAT_FIELDS)
     match.status = Match.Status.FINISHED
     match.finished = timezone.now()
     match.save(update_fields=["status", "finished"])
     for seat in seats:
+        if not match.is_solo:
+            _notify(seat.player_id, match, f"{match} is over: you finished #{seat.rank}.")
         refresh_player_stats.delay_on_commit(seat.player_id)
+    if match.rated:
+        rate_match.delay_on_commit(match.pk)
+
+
+def remind(seat_id: int, *, now: datetime | None = None) -> bool:
+    """Claim the 80% reminder of a seat's current deadline; True if it should be sent."""
+    now = now or timezone.now()
+    seat = Seat.objects.select_related("match").filter(pk=seat_id).first()
+    if seat is None or seat.deadline is None or seat.deadline <= now:
+        return False
+    if now < seat.deadline - seat.match.time_per_move * (1 - REMIND_AT):
+        return False
+    return bool(
+        Seat.objects.filter(pk=seat_id, reminded=False, deadline=seat.deadline).update(
+            reminded=True
+        )
+    )
+
+
+def due_seats(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
+        .order_by("deadline")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+# ------------------------------------------------------------------ ratings
+
+
+def rate_match(match_id: int) -> bool:
+    """Apply a finished rated match's Elo changes, exactly once whatever the retries."""
+    with transaction.atomic():
+        claimed = Match.objects.filter(
+            pk=match_id, status=Match.Status.FINISHED, rated=True, rated_at=None
+        ).update(rated_at=timezone.now())
+        if not claimed:
+            return False
+        seats = list(Seat.objects.filter(match_id=match_id).order_by("player_id"))
+        pool = Rating.Pool.MATCH
+        for seat in seats:
+            Rating.objects.get_or_create(player_id=seat.player_id, pool=pool)
+        by_player = {
+            r.player_id: r
+            for r in Rating.objects.select_for_update()
+            .filter(player_id__in=[s.player_id for s in seats], pool=pool)
+            .order_by("player_id")
+        }
+        current = [by_player[s.player_id] for s in seats]
+        after = ratings.new_ratings(
+            [r.value for r in current],
+            [s.rank for s in seats],
+            [ratings.k_factor(r.games) for r in current],
+        )
+        for seat, rating, value in zip(seats, current, after, strict=True):
+            RatingChange.objects.create(
+                match_id=match_id,
+                player_id=seat.player_id,
+                pool=pool,
+                before=rating.value,
+                after=value,
+            )
+            rating.value = value
+            rating.games += 1
+            rating.wins += seat.rank == 1
+            rating.save(update_fields=["value", "games", "wins", "updated"])
+    return True
+
+
+# ------------------------------------------------------------------ profiles
 
 
 def personal_best(player) -> int | None:

@@ -1,8 +1,40 @@
+"""Celery tasks: small, take ids, call services, and are safe to run twice."""
+
 from celery import shared_task
 
-from games import services
+from games import notifications, services
 
 
 @shared_task(ignore_result=True)
 def refresh_player_stats(player_id: int) -> None:
     services.refresh_player_stats(player_id)
+
+
+@shared_task(ignore_result=True)
+def expire_seat(seat_id: int) -> None:
+    services.expire(seat_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Every minute: expire every due seat whose scheduled task was lost or late."""
+    seat_ids = services.due_seats()
+    for seat_id in seat_ids:
+        expire_seat.delay(seat_id)
+    return len(seat_ids)
+
+
+@shared_task(ignore_result=True)
+def remind_seat(seat_id: int) -> None:
+    if services.remind(seat_id):
+        notifications.send_reminder(seat_id)
+
+
+@shared_task(ignore_result=True)
+def send_move_email(seat_id: int) -> None:
+    notifications.send_your_move(seat_id)
+
+
+@shared_task(ignore_result=True)
+def rate_match(match_id: int) -> None:
+    services.rate_match(match_id)

@@ -92,7 +92,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+}
+# Deadline tasks wait in the broker until their ETA (up to 9 days: 7 plus extensions);
+# a shorter visibility timeout would hand them out again every time it passes.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 10 * 24 * 3600}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
