@@ -274,14 +274,14 @@ class Board:
 
     # ----------------------------------------------------------------- the rules
 
-    def _locate(self, placement: Placement) -> tuple[int, int]:
-        """``(level, square index of (x, y))`` of a legal placement; raises IllegalPlacement."""
+    def _probe(self, placement: Placement) -> tuple[int, int] | str:
+        """``(level, square index of (x, y))`` of a legal placement, else the reason."""
         if not isinstance(placement, Placement):
             raise InvalidPlacement(f"expected a Placement, not {placement!r}")
         number, x, y, rotation = placement.number, placement.x, placement.y, placement.rotation
         width, height = SIZES[number][rotation]
         if x < -WINDOW or y < -WINDOW or x + width > WINDOW + 1 or y + height > WINDOW + 1:
-            raise IllegalPlacement(OUT_OF_RANGE, placement)
+            return OUT_OF_RANGE
         anchor = (y + _ORIGIN) * _STRIDE + x + _ORIGIN
         top = self._top
         if not top:
@@ -292,7 +292,7 @@ class Board:
         if None in beneath:
             if beneath.count(None) != len(beneath):
                 empty = [index is None for index in beneath]
-                raise IllegalPlacement(_missing_support_reason(placement, empty), placement)
+                return _missing_support_reason(placement, empty)
             level = 0
         else:
             tiles = self._tiles
@@ -303,16 +303,23 @@ class Board:
                 if index != first:
                     single = False
                     if tiles[index][1] != below:
-                        raise IllegalPlacement(UNEVEN, placement)
+                        return UNEVEN
             if single:
-                raise IllegalPlacement(ONE_SUPPORT, placement)
+                return ONE_SUPPORT
             level = below + 1
             if level == len(self._occupied):
                 return level, anchor
         shift = anchor - self._base
         if shift < 0 or not (_MASKS[number][rotation] << shift) & self._neighbours[level]:
-            raise IllegalPlacement(NOT_ADJACENT, placement)
+            return NOT_ADJACENT
         return level, anchor
+
+    def _locate(self, placement: Placement) -> tuple[int, int]:
+        """``(level, square index of (x, y))`` of a legal placement; raises IllegalPlacement."""
+        found = self._probe(placement)
+        if isinstance(found, str):
+            raise IllegalPlacement(found, placement)
+        return found
 
     def level_of(self, placement: Placement) -> int:
         """The level ``placement`` would lie on; raises IllegalPlacement if it is illegal.
@@ -322,11 +329,13 @@ class Board:
         return self._locate(placement)[0]
 
     def is_legal(self, placement: Placement) -> bool:
-        try:
-            self._locate(placement)
-        except IllegalPlacement:
-            return False
-        return True
+        """Whether ``placement`` may be placed now (never raises for a refusal)."""
+        return not isinstance(self._probe(placement), str)
+
+    def reason(self, placement: Placement) -> str | None:
+        """Why ``placement`` is refused (one of the reason texts), or None if it is legal."""
+        found = self._probe(placement)
+        return found if isinstance(found, str) else None
 
     def place(self, placement: Placement) -> int:
         """Place a tile and return its level. An illegal placement changes nothing."""

@@ -44,3 +44,14 @@ def test_policy_uses_the_supply():
     board = Board("5@0,0r0 9@3,0r0")
     for supply in ({n: 2 for n in range(10)}, {n: 0 for n in range(10)}):
         assert board.is_legal(choose(board, 4, supply=supply))
+
+
+def test_lookahead_plays_legal_deterministic_moves():
+    game = Game(seed=5)
+    for _ in range(6):
+        board, number = game.board(0), game.current_number(0)
+        placement = choose(board, number, supply=game.supply(0), lookahead=3)
+        assert placement == choose(board, number, supply=game.supply(0), lookahead=3)
+        assert board.is_legal(placement)
+        assert board.is_legal(choose(board, number, lookahead=2))
+        game.place(0, placement)

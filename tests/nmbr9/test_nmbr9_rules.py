@@ -26,6 +26,7 @@ def refused(board: Board, placement: Placement) -> IllegalPlacement:
     with pytest.raises(IllegalPlacement):
         board.level_of(placement)
     assert not board.is_legal(placement)
+    assert board.reason(placement) == info.value.reason
     assert placement not in board.legal_placements(placement.number)
     return info.value
 
@@ -103,6 +104,7 @@ def test_first_tile_of_a_new_level_needs_no_neighbour():
     # anywhere on two level-0 tiles: the upper pair or the lower pair
     assert board.level_of(P("1@2,0r1")) == 1
     assert board.level_of(P("1@0,6r1")) == 1
+    assert board.reason(P("1@0,6r1")) is None
     assert board.place(P("1@0,6r1")) == 1
     assert board.height() == 2 and board.score() == 1
 
