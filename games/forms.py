@@ -2,6 +2,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from games.models import Profile
+
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(help_text="Used only to reset your password.")
@@ -34,3 +36,62 @@ def first_error(form: forms.Form) -> str:
         label = "" if field == "__all__" else f"{field}: "
         return f"{label}{errors[0]}"
     return ""
+
+
+class MatchForm(forms.Form):
+    players = forms.TypedChoiceField(
+        choices=[(n, f"{n} players") for n in range(2, 7)], coerce=int, initial=2
+    )
+    pace = forms.ChoiceField(
+        choices=[
+            ("rounds", "Rounds: everybody places each card, then the next is revealed"),
+            ("free", "Free: everybody goes through the cards at their own speed"),
+        ],
+        initial="rounds",
+        widget=forms.RadioSelect,
+    )
+    time_control = forms.ChoiceField(
+        label="Time per move",
+        choices=[
+            ("1h", "1 hour"),
+            ("12h", "12 hours"),
+            ("1d", "1 day"),
+            ("3d", "3 days"),
+            ("7d", "7 days"),
+        ],
+        initial="1d",
+    )
+    rated = forms.BooleanField(required=False, initial=True, label="Rated")
+    removed = forms.ChoiceField(
+        label="Cards removed before the game",
+        choices=[
+            ("0", "None"),
+            ("1", "1"),
+            ("2", "2"),
+            ("3", "3"),
+            ("4", "4"),
+            ("random", "A random number (0-4)"),
+        ],
+        initial="0",
+    )
+    invite = forms.CharField(
+        required=False,
+        max_length=200,
+        help_text="Usernames separated by commas or spaces.",
+    )
+    open = forms.BooleanField(
+        required=False, initial=True, label="Open the free seats in the lobby"
+    )
+
+    def clean_removed(self) -> int | str:
+        value = self.cleaned_data["removed"]
+        return value if value == "random" else int(value)
+
+    def clean_invite(self) -> list[str]:
+        return [n for n in self.cleaned_data["invite"].replace(",", " ").split() if n]
+
+
+class SettingsForm(forms.ModelForm):
+    class Meta:
+        model = Profile
+        fields = ["email_on_move"]

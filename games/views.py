@@ -1,41 +1,98 @@
+from dataclasses import dataclass
+from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import services
-from games.forms import ConfirmForm, PlacementForm, SignupForm, first_error
-from games.models import Match, PlayerStats, Seat
-from games.nmbr9 import IllegalPlacement, Placement
+from games import ratings, services
+from games.forms import (
+    ConfirmForm,
+    MatchForm,
+    PlacementForm,
+    SettingsForm,
+    SignupForm,
+    first_error,
+)
+from games.models import (
+    Match,
+    Move,
+    Notification,
+    PlayerStats,
+    Profile,
+    Rating,
+    RatingChange,
+    Seat,
+)
+from games.nmbr9 import Board, IllegalPlacement, Placement
 from games.services import GameState, MoveRefused
-from games.svg import board_svg
+from games.svg import board_svg, rating_chart_svg
 
 PLAY = "games/game.html#play"
+LEADERBOARD_DAYS = 90
+POLL_SECONDS = 5
+
+
+# ------------------------------------------------------------------ home, accounts
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    context = {}
+    context: dict = {}
     if request.user.is_authenticated:
         seats = Seat.objects.filter(player=request.user).select_related("match")
-        context["active"] = seats.filter(match__status=Match.Status.ACTIVE)[:20]
+        matches = seats.filter(match__kind=Match.Kind.MATCH).prefetch_related(
+            "match__seats__player"
+        )
+        active = matches.filter(match__status=Match.Status.ACTIVE, state=Seat.State.PLAYING)
+        context["your_move"] = active.filter(deadline__isnull=False).order_by("deadline")
+        context["waiting"] = active.filter(deadline__isnull=True).order_by("-match__started")
+        context["pending"] = matches.filter(match__status=Match.Status.WAITING)
+        context["active"] = seats.filter(
+            match__kind=Match.Kind.SOLO, match__status=Match.Status.ACTIVE
+        )[:20]
         context["recent"] = seats.filter(match__status=Match.Status.FINISHED).order_by(
             "-match__finished"
         )[:10]
+        context["seeks"] = _open_seeks(request.user)[:20]
     return render(request, "games/home.html", context)
+
+
+def _posted(request: HttpRequest):
+    """The submitted data of a POST (even an empty one), None for a GET."""
+    return request.POST if request.method == "POST" else None
+
+
+def _open_seeks(user):
+    seeks = (
+        Match.objects.filter(status=Match.Status.WAITING, open=True)
+        .annotate(taken=Count("seats"))
+        .prefetch_related("seats__player")
+        .order_by("-created")
+    )
+    if user.is_authenticated:
+        seeks = seeks.exclude(seats__player=user)
+    return seeks
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", {"seeks": _open_seeks(request.user)[:100]})
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = SignupForm(request.POST or None)
+    form = SignupForm(_posted(request))
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -44,18 +101,71 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_view(request: HttpRequest) -> HttpResponse:
+    profile, _ = Profile.objects.get_or_create(player=request.user)
+    form = SettingsForm(_posted(request), instance=profile)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return render(request, "games/settings.html", {"form": form, "saved": True})
+    status = 400 if form.errors else 200
+    return render(request, "games/settings.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notifications(request: HttpRequest) -> HttpResponse:
+    mine = Notification.objects.filter(player=request.user)
+    if request.method == "POST":
+        mine.filter(read=False).update(read=True)
+        return redirect("notifications")
+    items = list(mine.select_related("match")[:100])
+    return render(request, "games/notifications.html", {"items": items})
+
+
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
     stats = PlayerStats.objects.filter(player=player).first()
-    recent = (
-        Seat.objects.filter(player=player, match__status=Match.Status.FINISHED)
-        .select_related("match")
-        .order_by("-match__finished")[:20]
+    rating = Rating.objects.filter(player=player, pool=Rating.Pool.MATCH).first()
+    changes = list(
+        RatingChange.objects.filter(player=player, pool=Rating.Pool.MATCH).order_by("id")
     )
-    return render(
-        request, "games/profile.html", {"player": player, "stats": stats, "recent": recent}
+    finished = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED)
+    matches = finished.filter(match__kind=Match.Kind.MATCH)
+    match_figures = matches.aggregate(
+        games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score")
     )
+    recent = finished.select_related("match").order_by("-match__finished")[:20]
+    context = {
+        "player": player,
+        "stats": stats,
+        "rating": rating,
+        "provisional": rating is not None and ratings.is_provisional(rating.games),
+        "match_figures": match_figures,
+        "chart": rating_chart_svg([c.after for c in changes], start=ratings.START),
+        "recent": recent,
+    }
+    return render(request, "games/profile.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    since = timezone.now() - timedelta(days=LEADERBOARD_DAYS)
+    leaders = (
+        Rating.objects.filter(
+            pool=Rating.Pool.MATCH,
+            games__gte=ratings.PROVISIONAL_GAMES,
+            updated__gte=since,
+        )
+        .select_related("player")
+        .order_by("-value")[:100]
+    )
+    return render(request, "games/leaderboard.html", {"leaders": leaders})
+
+
+# ------------------------------------------------------------------ starting games
 
 
 @login_required
@@ -65,21 +175,52 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     return redirect(match)
 
 
-def _state_for(request: HttpRequest, match_id: int, *, to_play: bool) -> GameState:
-    """The game as seen by the requesting player; finished games are public."""
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_match(request: HttpRequest) -> HttpResponse:
+    initial = {"invite": request.GET.get("invite", "")}
+    form = MatchForm(_posted(request), initial=initial)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.create_match(
+                request.user,
+                players=data["players"],
+                pace=data["pace"],
+                time_control=data["time_control"],
+                rated=data["rated"],
+                removed=data["removed"],
+                invite=data["invite"],
+                open=data["open"],
+            )
+        except MoveRefused as exc:
+            error = str(exc)
+        else:
+            return redirect(match)
+    status = 400 if form.errors or error else 200
+    return render(request, "games/new_match.html", {"form": form, "error": error}, status=status)
+
+
+# ------------------------------------------------------------------ the game page
+
+
+def _match_and_seat(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
     match = get_object_or_404(Match.objects.prefetch_related("seats__player"), pk=match_id)
     seats = list(match.seats.all())
     seat = next((s for s in seats if s.player_id == request.user.pk), None)
-    if seat is None:
-        if to_play or not match.is_finished:
-            raise Http404("No game of yours has this number.")
-        seat = seats[0]
-    return services.load_state(match, seat)
+    visible = (
+        seat is not None
+        or match.is_finished
+        or (match.status == Match.Status.WAITING and match.open)
+    )
+    if not visible:
+        raise Http404("No game of yours has this number.")
+    return match, seats, seat
 
 
-def _default_ghost(state: GameState, number: int) -> Placement:
+def _default_ghost(board: Board, number: int) -> Placement:
     """A legal spot near the middle of the display, so Confirm works at once."""
-    board = state.game.board(state.player)
     legal = board.legal_placements(number)
     cells = [c for p, _ in board.tiles for c in p.cells()]
     cx = sum(x for x, _ in cells) / len(cells) if cells else 0
@@ -87,34 +228,82 @@ def _default_ghost(state: GameState, number: int) -> Placement:
     return min(legal, key=lambda p: ((p.x - cx) ** 2 + (p.y - cy) ** 2, str(p)))
 
 
+@dataclass(frozen=True, slots=True)
+class Display:
+    """One player's display as the viewer may see it."""
+
+    seat: Seat
+    score: int
+    svg: str
+    placed: int
+    to_move: bool
+
+
+def _version(match: Match, seats: list[Seat], moves: int) -> str:
+    """Changes whenever anything a waiting player sees may have changed."""
+    states = "".join(s.state[0] for s in seats)
+    return f"{match.status}-{states}-{moves}"
+
+
 def _play_context(
     request: HttpRequest,
     state: GameState,
+    seats: list[Seat],
     *,
     at: tuple[int, int, int] | None = None,
     error: str = "",
+    focus: int | None = None,
 ) -> dict:
-    game, player, match = state.game, state.player, state.match
-    board = game.board(player)
-    number = None if match.is_finished else game.current_number(player)
+    game, match, me = state.game, state.match, state.seat
+    is_player = me.player_id == request.user.pk
+    url = match.get_absolute_url()
     context = {
         "match": match,
-        "seat": state.seat,
-        "is_player": state.seat.player_id == request.user.pk,
-        "score": board.score(),
-        "round": game.round_of(player),
-        "rounds": game.rounds,
-        "supply": sorted(game.supply(player).items()),
-        "number": number,
+        "seat": me,
+        "seats": seats,
+        "is_player": is_player,
         "error": error,
+        "rounds": game.rounds,
+        "version": _version(match, seats, len(game.moves)),
     }
+    if is_player and not match.is_finished:
+        view = game.player_view(me.index)
+        board = game.board(me.index)
+        number = None if me.has_left else view.current_number
+        opponents = [(o.player, o.placements, o.score) for o in view.opponents]
+        context["round"] = view.round
+        context["supply"] = sorted(view.supply.items())
+        context["waiting_for"] = [seats[i] for i in view.waiting_for if i != me.index]
+    else:
+        board = game.board(me.index)
+        number = None
+        opponents = [
+            (s.index, game.board(s.index).placements, game.board(s.index).score())
+            for s in seats
+            if s.index != me.index
+        ]
+        context["round"] = game.round_of(me.index)
+        context["supply"] = sorted(game.supply(me.index).items())
+    context["number"] = number
+    context["score"] = board.score()
+    context["displays"] = [
+        Display(
+            seat=seats[index],
+            score=score,
+            svg=board_svg(
+                Board.from_placements(placements),
+                title=f"Display of {seats[index].player.username}",
+                css_class="board" if index == focus else "board small",
+            ),
+            placed=len(placements),
+            to_move=seats[index].deadline is not None,
+        )
+        for index, placements, score in opponents
+    ]
+    context["focus"] = focus
     ghost = None
-    if number is not None and context["is_player"]:
-        if at is None:
-            ghost = _default_ghost(state, number)
-        else:
-            x, y, rotation = at
-            ghost = Placement(number=number, x=x, y=y, rotation=rotation)
+    if number is not None:
+        ghost = _default_ghost(board, number) if at is None else Placement(number, *at)
         try:
             context["level"] = board.level_of(ghost)
             context["gain"] = number * context["level"]
@@ -122,7 +311,6 @@ def _play_context(
         except IllegalPlacement as exc:
             context["legal"] = False
             context["reason"] = exc.reason
-        url = match.get_absolute_url()
         x, y, r = ghost.x, ghost.y, ghost.rotation
         moves = {
             "left": (x - 1, y, r),
@@ -138,24 +326,36 @@ def _play_context(
         }
         context["ghost"] = ghost
         context["ghost_w"], context["ghost_h"] = ghost.size
-    if match.is_finished:
-        best = services.personal_best(state.seat.player)
+    context["polling"] = match.status == Match.Status.WAITING or (
+        match.status == Match.Status.ACTIVE and is_player and number is None
+    )
+    if match.is_finished and match.is_solo:
+        best = services.personal_best(me.player)
         context["best"] = best
-        context["new_best"] = best is not None and state.seat.score >= best
+        context["new_best"] = best is not None and me.score >= best
+    if match.is_finished and match.rated:
+        context["rating_changes"] = {
+            c.player_id: c for c in RatingChange.objects.filter(match=match)
+        }
     context["svg"] = board_svg(
         board,
         ghost=ghost,
         ghost_legal=context.get("legal", False),
         interactive=ghost is not None,
-        title=f"Display of {state.seat.player.username}",
+        title=f"Display of {me.player.username}",
     )
     return context
 
 
 def _render_play(
-    request: HttpRequest, state: GameState, *, status: int = 200, **kwargs
+    request: HttpRequest,
+    state: GameState,
+    seats: list[Seat],
+    *,
+    status: int = 200,
+    **kwargs,
 ) -> HttpResponse:
-    context = _play_context(request, state, **kwargs)
+    context = _play_context(request, state, seats, **kwargs)
     if request.htmx:
         response = render(request, PLAY, context, status=status)
         ghost = context.get("ghost")
@@ -167,20 +367,48 @@ def _render_play(
     return render(request, "games/game.html", context, status=status)
 
 
+def _game_page(request: HttpRequest, match_id: int, *, status: int = 200, **kwargs) -> HttpResponse:
+    match, seats, seat = _match_and_seat(request, match_id)
+    if match.status in (Match.Status.WAITING, Match.Status.CANCELLED):
+        context = {
+            "match": match,
+            "seats": seats,
+            "seat": seat,
+            "free": match.players - len(seats),
+            "error": kwargs.get("error", ""),
+            "polling": match.status == Match.Status.WAITING,
+            "version": _version(match, seats, 0),
+        }
+        template = PLAY if request.htmx else "games/game.html"
+        return render(request, template, context, status=status)
+    state = services.load_state(match, seat or seats[0], seats)
+    return _render_play(request, state, seats, status=status, **kwargs)
+
+
 @require_GET
 def game(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         match = get_object_or_404(Match, pk=match_id)
         if not match.is_finished:
             return redirect_to_login(request.get_full_path())
-    state = _state_for(request, match_id, to_play=False)
+    if "poll" in request.GET:
+        match, seats, _ = _match_and_seat(request, match_id)
+        moves = Move.objects.filter(seat__match=match).count()
+        if request.GET["poll"] == _version(match, seats, moves):
+            return HttpResponse(status=204)
+        return _game_page(request, match_id)
+    focus = request.GET.get("focus")
+    if focus is not None:
+        if not focus.isdigit():
+            return _game_page(request, match_id, status=400, error="focus: not a player.")
+        return _game_page(request, match_id, focus=int(focus))
     if not request.GET:
-        return _render_play(request, state)
+        return _game_page(request, match_id)
     form = PlacementForm(request.GET)
     if not form.is_valid():
-        return _render_play(request, state, status=400, error=first_error(form))
+        return _game_page(request, match_id, status=400, error=first_error(form))
     at = (form.cleaned_data["x"], form.cleaned_data["y"], form.cleaned_data["rotation"])
-    return _render_play(request, state, at=at)
+    return _game_page(request, match_id, at=at)
 
 
 @login_required
@@ -188,19 +416,90 @@ def game(request: HttpRequest, match_id: int) -> HttpResponse:
 def place(request: HttpRequest, match_id: int) -> HttpResponse:
     form = ConfirmForm(request.POST)
     if not form.is_valid():
-        state = _state_for(request, match_id, to_play=True)
-        return _render_play(request, state, status=400, error=first_error(form))
+        _match_and_seat(request, match_id)
+        return _game_page(request, match_id, status=400, error=first_error(form))
     data = form.cleaned_data
     at = (data["x"], data["y"], data["rotation"])
     try:
         state = services.place(
             match_id, request.user, x=at[0], y=at[1], rotation=at[2], round=data["round"]
         )
-    except Seat.DoesNotExist:
+    except (Seat.DoesNotExist, Match.DoesNotExist):
         raise Http404("No game of yours has this number.") from None
     except MoveRefused as exc:
-        state = _state_for(request, match_id, to_play=True)
-        return _render_play(request, state, status=400, at=at, error=str(exc))
+        return _game_page(request, match_id, status=400, at=at, error=str(exc))
     if not request.htmx:
         return redirect(state.match)
-    return _render_play(request, state)
+    seats = list(state.match.seats.select_related("player").order_by("index"))
+    return _render_play(request, state, seats)
+
+
+def _act(request: HttpRequest, match_id: int, action) -> HttpResponse:
+    """Run a match action for the requesting player; refusals come back as a 400 page."""
+    try:
+        action(match_id, request.user)
+    except (Seat.DoesNotExist, Match.DoesNotExist):
+        raise Http404("No game of yours has this number.") from None
+    except MoveRefused as exc:
+        return _game_page(request, match_id, status=400, error=str(exc))
+    return redirect("game", match_id)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(request, match_id, services.join)
+
+
+@login_required
+@require_POST
+def decline(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(request, match_id, services.decline)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(request, match_id, services.cancel)
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(request, match_id, services.resign)
+
+
+@login_required
+@require_POST
+def extend(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(request, match_id, services.extend)
+
+
+@require_GET
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Step through a finished match round by round, every player's display side by side."""
+    match = get_object_or_404(
+        Match.objects.prefetch_related("seats__player"),
+        pk=match_id,
+        status=Match.Status.FINISHED,
+    )
+    seats = list(match.seats.all())
+    game = services.load_state(match, seats[0], seats).game
+    try:
+        round = min(max(int(request.GET.get("round", game.rounds)), 0), game.rounds)
+    except ValueError:
+        round = game.rounds
+    displays = []
+    for seat in seats:
+        board = Board.from_placements(game.board(seat.index).placements[:round])
+        svg = board_svg(board, title=f"{seat.player.username} after round {round}")
+        displays.append(Display(seat, board.score(), svg, len(board), to_move=False))
+    context = {
+        "match": match,
+        "round": round,
+        "rounds": game.rounds,
+        "displays": displays,
+        "previous": round - 1 if round > 0 else None,
+        "next": round + 1 if round < game.rounds else None,
+    }
+    return render(request, "games/replay.html", context)

@@ -105,3 +105,10 @@ def test_every_account_page_renders(client, alice):
     client.force_login(alice)
     for name in ("password_change", "password_change_done", "home"):
         assert client.get(reverse(name)).status_code == 200
+
+
+def test_an_empty_signup_shows_what_is_missing(client):
+    response = client.post(reverse("signup"), {})
+    assert response.status_code == 400
+    assert "This field is required" in response.text
+    assert User.objects.count() == 0

@@ -237,7 +237,7 @@ def test_the_profile_shows_stats_and_recent_games(client, alice, solo):
 def test_home_lists_games_in_progress(client, alice, solo):
     client.force_login(alice)
     page = client.get(reverse("home")).text
-    assert "Games in progress" in page and solo.get_absolute_url() in page
+    assert "Solo games in progress" in page and solo.get_absolute_url() in page
 
 
 def test_queries_do_not_grow_with_the_number_of_moves(

@@ -48,3 +48,27 @@ document.addEventListener("click", (event) => {
     swap: "outerHTML",
   });
 });
+
+// Deadlines count down in the browser; without JavaScript they show the time left at load.
+function formatLeft(ms) {
+  if (ms <= 0) return "time is up";
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (d > 0) return `${d}d ${h}h ${m}m`;
+  if (h > 0) return `${h}h ${m}m ${sec}s`;
+  return `${m}m ${sec}s`;
+}
+
+function tick() {
+  for (const el of document.querySelectorAll("time[data-countdown]")) {
+    const left = new Date(el.getAttribute("datetime")) - Date.now();
+    el.textContent = formatLeft(left);
+    el.classList.toggle("urgent", left < 3600 * 1000);
+  }
+}
+
+tick();
+setInterval(tick, 1000);

@@ -1,0 +1,22 @@
+from datetime import timedelta
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def duration(value: timedelta | None) -> str:
+    """A time control as people say it: "1 hour", "12 hours", "3 days"."""
+    if value is None:
+        return ""
+    hours = int(value.total_seconds() // 3600)
+    if hours % 24 == 0:
+        days = hours // 24
+        return f"{days} day{'s' if days != 1 else ''}"
+    return f"{hours} hour{'s' if hours != 1 else ''}"
+
+
+@register.filter
+def get_item(mapping: dict, key):
+    return mapping.get(key)

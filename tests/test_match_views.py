@@ -1,0 +1,305 @@
+import difflib
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match, Move, Notification, Profile, Seat
+from games.nmbr9 import deal
+from games.nmbr9.policy import choose
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def make_match(creator, *others, pace="rounds", seed=7, rated=True):
+    match = services.create_match(
+        creator,
+        players=1 + len(others),
+        pace=pace,
+        time_control="1d",
+        rated=rated,
+        invite=[u.username for u in others],
+        seed=seed,
+    )
+    for user in others:
+        services.join(match.pk, user)
+    match.refresh_from_db()
+    return match
+
+
+def play_tile(client, match, user):
+    seat = Seat.objects.get(match=match, player=user)
+    state = services.load_state(match, seat)
+    game = state.game
+    p = choose(game.board(seat.index), game.current_number(seat.index))
+    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": game.round_of(seat.index)}
+    client.force_login(user)
+    return client.post(reverse("place", args=[match.pk]), data)
+
+
+def test_it_creates_a_match_from_the_form(client, alice, bob):
+    client.force_login(alice)
+    assert client.get(reverse("new_match")).status_code == 200
+    form = {
+        "players": "3",
+        "pace": "free",
+        "time_control": "12h",
+        "rated": "on",
+        "removed": "random",
+        "invite": "bob",
+        "open": "on",
+    }
+    response = client.post(reverse("new_match"), form)
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == match.get_absolute_url()
+    assert (match.players, match.pace, match.status, match.open) == (3, "free", "waiting", True)
+    assert match.time_per_move.total_seconds() == 12 * 3600
+    assert 0 <= match.removed <= 4
+    assert [s.state for s in match.seats.order_by("index")] == ["playing", "invited"]
+    assert Notification.objects.filter(player=bob, match=match).exists()
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"invite": "nobody"}, "No player is called nobody"),
+        ({"invite": "alice"}, "invite somebody else"),
+        ({"players": "9"}, "Select a valid choice"),
+        ({"open": ""}, "Invite a player for every seat"),
+        ({"time_control": "2h"}, "Select a valid choice"),
+    ],
+)
+def test_it_refuses_a_bad_match_form(client, alice, bob, change, message):
+    client.force_login(alice)
+    form = {"players": "3", "pace": "rounds", "time_control": "1d", "removed": "0"}
+    form |= {"invite": "bob", "open": "on"} | change
+    response = client.post(reverse("new_match"), form)
+    assert response.status_code == 400
+    assert message in response.text
+    assert Match.objects.count() == 0
+
+
+def test_an_open_seek_is_listed_and_joined_from_the_lobby(client, alice, bob):
+    match = services.create_match(
+        alice, players=2, pace="rounds", time_control="1h", rated=False, open=True
+    )
+    client.force_login(bob)
+    assert f'data-seek="{match.pk}"' in client.get(reverse("lobby")).text
+    assert f'data-seek="{match.pk}"' in client.get(reverse("home")).text
+    page = client.get(match.get_absolute_url())
+    assert page.status_code == 200 and "Join this match" in page.text
+    response = client.post(reverse("join", args=[match.pk]))
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert f'data-seek="{match.pk}"' not in client.get(reverse("lobby")).text
+    again = client.post(reverse("join", args=[match.pk]))
+    assert again.status_code == 400 and "not waiting for players" in again.text
+
+
+def test_an_invitation_is_accepted_or_declined(client, alice, bob, carol):
+    match = services.create_match(
+        alice, players=3, pace="rounds", time_control="1d", rated=True, invite=["bob", "carol"]
+    )
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert "Accept" in page and "Decline" in page
+    client.post(reverse("join", args=[match.pk]))
+    client.force_login(carol)
+    client.post(reverse("decline", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.status == Match.Status.CANCELLED
+    assert "This match was cancelled" in client.get(match.get_absolute_url()).text
+
+
+def test_only_the_creator_cancels(client, alice, bob):
+    match = services.create_match(
+        alice, players=2, pace="rounds", time_control="1d", rated=True, open=True
+    )
+    client.force_login(bob)
+    refused = client.post(reverse("cancel", args=[match.pk]))
+    assert refused.status_code == 400 and "Only the player who created" in refused.text
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING
+    client.force_login(alice)
+    assert client.post(reverse("cancel", args=[match.pk])).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.CANCELLED
+
+
+def test_outsiders_cannot_see_or_play_a_running_match(client, alice, bob, carol):
+    match = make_match(alice, bob)
+    client.force_login(carol)
+    assert client.get(match.get_absolute_url()).status_code == 404
+    assert client.get(match.get_absolute_url(), {"poll": "x"}, **HTMX).status_code == 404
+    assert client.get(reverse("replay", args=[match.pk])).status_code == 404
+    data = {"x": 0, "y": 0, "rotation": 0, "round": 1}
+    assert client.post(reverse("place", args=[match.pk]), data).status_code == 404
+    assert client.post(reverse("resign", args=[match.pk])).status_code == 404
+    assert Move.objects.count() == 0
+
+
+def test_the_match_page_shows_your_move_deadline_and_opponents(client, alice, bob):
+    match = make_match(alice, bob)
+    client.force_login(alice)
+    home = client.get(reverse("home")).text
+    assert "Your move" in home and f'data-match="{match.pk}"' in home
+    page = client.get(match.get_absolute_url()).text
+    assert "data-countdown" in page and "data-current>" in page
+    assert 'data-opponent="bob"' in page
+    assert "+1 day (2 left)" in page and "Resign" in page
+
+
+def tiles_in(html: str) -> int:
+    return len(re.findall(r'class="tile level-', html))
+
+
+def test_rounds_pace_hides_a_placement_until_the_round_ends(client, alice, bob):
+    match = make_match(alice, bob)
+    assert play_tile(client, match, alice).status_code == 302
+    client.force_login(alice)
+    mine = client.get(match.get_absolute_url()).text
+    assert "Waiting for bob" in mine and "data-polling" in mine
+    assert tiles_in(mine) == 1
+    client.force_login(bob)
+    for response in (
+        client.get(match.get_absolute_url()),
+        client.get(match.get_absolute_url(), **HTMX),
+        client.get(match.get_absolute_url(), {"focus": 0}, **HTMX),
+    ):
+        assert tiles_in(response.text) == 0, "bob must not see alice's tile yet"
+    play_tile(client, match, bob)
+    client.force_login(alice)
+    assert tiles_in(client.get(match.get_absolute_url()).text) == 2
+
+
+def test_polling_answers_204_until_something_changes(client, alice, bob):
+    match = make_match(alice, bob)
+    play_tile(client, match, alice)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    version = re.search(r"\?poll=([^\"]+)\"", page).group(1)
+    url = match.get_absolute_url()
+    assert client.get(url, {"poll": version}, **HTMX).status_code == 204
+    play_tile(client, match, bob)
+    client.force_login(alice)
+    response = client.get(url, {"poll": version}, **HTMX)
+    assert response.status_code == 200
+    assert "data-current>" in response.text and "data-polling" not in response.text
+
+
+def seeds_sharing_the_first_card() -> tuple[int, int]:
+    """Two seeds whose decks start with the same card and then differ."""
+    first: dict[int, int] = {}
+    for seed in range(1000):
+        cards, _ = deal(seed)
+        other = first.setdefault(cards[0], seed)
+        if other != seed and deal(other)[0][1] != cards[1]:
+            return other, seed
+    raise AssertionError("no such seeds")
+
+
+def normalised(html: str, match: Match) -> str:
+    html = html.replace(f"/game/{match.pk}/", "/game/N/").replace(f"#{match.pk}", "#N")
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    html = re.sub(r'"x-csrftoken": "[^"]+"', "", html)
+    html = re.sub(r'nonce="[^"]+"', "", html)
+    html = html.replace(f'data-match="{match.pk}"', 'data-match="N"')
+    return re.sub(r"<time[^>]*>.*?</time>", "<time/>", html)
+
+
+def test_no_response_reveals_the_card_order(client, alice, bob):
+    """Two decks that differ only after the revealed cards give identical pages."""
+    pages = []
+    for seed in seeds_sharing_the_first_card():
+        Match.objects.all().delete()
+        match = make_match(alice, bob, seed=seed)
+        play_tile(client, match, alice)
+        client.force_login(alice)
+        url = match.get_absolute_url()
+        pages.append(
+            [
+                normalised(r.text, match)
+                for r in (
+                    client.get(url),
+                    client.get(url, **HTMX),
+                    client.get(url, {"poll": "stale"}, **HTMX),
+                    client.get(reverse("home")),
+                )
+            ]
+        )
+        client.force_login(bob)
+        pages[-1].append(normalised(client.get(url).text, match))
+    for first, second in zip(*pages, strict=True):
+        assert first == second, "\n".join(
+            difflib.unified_diff(first.splitlines(), second.splitlines(), lineterm="", n=0)
+        )
+
+
+def test_resigning_ends_your_part_and_ranks_you_last(client, alice, bob):
+    match = make_match(alice, bob)
+    client.force_login(bob)
+    response = client.post(reverse("resign", args=[match.pk]))
+    assert response.status_code == 302
+    seat = Seat.objects.get(match=match, player=bob)
+    assert seat.state == Seat.State.RESIGNED and seat.deadline is None
+    again = client.post(reverse("resign", args=[match.pk]))
+    assert again.status_code == 400
+
+
+def test_extending_adds_a_day_twice_at_most(client, alice, bob):
+    match = make_match(alice, bob)
+    seat = Seat.objects.get(match=match, player=alice)
+    before = seat.deadline
+    client.force_login(alice)
+    for _ in range(2):
+        assert client.post(reverse("extend", args=[match.pk])).status_code == 302
+    seat.refresh_from_db()
+    assert (seat.deadline - before).days == 2 and seat.extensions_left == 0
+    third = client.post(reverse("extend", args=[match.pk]))
+    assert third.status_code == 400 and "used all your extensions" in third.text
+    seat.refresh_from_db()
+    assert (seat.deadline - before).days == 2
+
+
+def test_a_finished_rated_match_shows_ranks_replay_and_ratings(client, alice, bob):
+    match = make_match(alice, bob)
+    for _ in range(20):
+        play_tile(client, match, alice)
+        play_tile(client, match, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert services.rate_match(match.pk)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert page.count("data-rank=") == 2 and "data-rating-change" in page
+    replay = client.get(reverse("replay", args=[match.pk]), {"round": 5})
+    assert replay.status_code == 200 and "After round 5 of 20" in replay.text
+    assert tiles_in(replay.text) == 10
+    profile = client.get(reverse("profile", args=["alice"])).text
+    assert 'data-stat="rated">1<' in profile and "<polyline" in profile
+    assert client.get(reverse("replay", args=[match.pk]), {"round": "x"}).status_code == 200
+
+
+def test_notifications_and_settings(client, alice, bob):
+    make_match(alice, bob)
+    client.force_login(alice)
+    assert "data-unread" in client.get(reverse("home")).text
+    page = client.get(reverse("notifications")).text
+    assert "Your move" in page
+    client.post(reverse("notifications"))
+    assert "data-unread" not in client.get(reverse("home")).text
+    assert client.get(reverse("settings")).status_code == 200
+    client.post(reverse("settings"), {})
+    assert Profile.objects.get(player=alice).email_on_move is False
+
+
+def test_the_leaderboard_lists_established_active_players(client, alice, bob):
+    from games.models import Rating
+
+    Rating.objects.create(player=alice, value=1620, games=25)
+    Rating.objects.create(player=bob, value=1700, games=3)
+    page = client.get(reverse("leaderboard")).text
+    assert "alice" in page and "bob" not in page
