@@ -239,6 +239,34 @@ class Display:
     to_move: bool
 
 
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    round: int
+    text: str
+
+
+def _match_log(seats: list[Seat], boards: dict[int, Board]) -> list[LogEntry]:
+    """What happened in the match as far as the viewer can see it, newest first."""
+    entries = []
+    for index, board in boards.items():
+        name = seats[index].player.username
+        for round, (placement, level) in enumerate(board.tiles, start=1):
+            entries.append(
+                (
+                    round,
+                    index,
+                    LogEntry(round, f"{name} placed a {placement.number} on level {level}."),
+                )
+            )
+    for seat in seats:
+        if seat.has_left:
+            verb = "resigned" if seat.state == Seat.State.RESIGNED else "was dropped"
+            round = seat.placed + (seat.state == Seat.State.RESIGNED)
+            entries.append((round, 99, LogEntry(round, f"{seat.player.username} {verb}.")))
+    entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
+    return [entry for _, _, entry in entries]
+
+
 def _version(match: Match, seats: list[Seat], moves: int) -> str:
     """Changes whenever anything a waiting player sees may have changed."""
     states = "".join(s.state[0] for s in seats)
@@ -286,12 +314,13 @@ def _play_context(
         context["supply"] = sorted(game.supply(me.index).items())
     context["number"] = number
     context["score"] = board.score()
+    boards = {index: Board.from_placements(placements) for index, placements, _ in opponents}
     context["displays"] = [
         Display(
             seat=seats[index],
             score=score,
             svg=board_svg(
-                Board.from_placements(placements),
+                boards[index],
                 title=f"Display of {seats[index].player.username}",
                 css_class="board" if index == focus else "board small",
             ),
@@ -300,6 +329,9 @@ def _play_context(
         )
         for index, placements, score in opponents
     ]
+    if not match.is_solo:
+        boards[me.index] = board
+        context["log"] = _match_log(seats, boards)
     context["focus"] = focus
     ghost = None
     if number is not None:

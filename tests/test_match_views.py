@@ -303,3 +303,20 @@ def test_the_leaderboard_lists_established_active_players(client, alice, bob):
     Rating.objects.create(player=bob, value=1700, games=3)
     page = client.get(reverse("leaderboard")).text
     assert "alice" in page and "bob" not in page
+
+
+def test_the_match_log_shows_only_what_the_viewer_may_see(client, alice, bob):
+    match = make_match(alice, bob)
+    play_tile(client, match, alice)
+    client.force_login(alice)
+    mine = client.get(match.get_absolute_url()).text
+    assert "Match log" in mine and re.search(r"Round 1</span> alice placed a \d on level 0", mine)
+    client.force_login(bob)
+    theirs = client.get(match.get_absolute_url()).text
+    assert "alice placed" not in theirs
+    play_tile(client, match, bob)
+    client.force_login(bob)
+    services.resign(match.pk, bob)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert "bob placed a" in page and "bob resigned." in page
