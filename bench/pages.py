@@ -55,6 +55,41 @@ def games_at_round_20(player) -> list:
     return matches
 
 
+def match_page(client: Client) -> None:
+    """A 6-player match at round 19, seen by its first player."""
+    players = [User.objects.create_user(f"p{i}", f"p{i}@example.com", "pw") for i in range(6)]
+    match = services.create_match(
+        players[0],
+        players=6,
+        pace="rounds",
+        time_control="1d",
+        rated=True,
+        invite=[p.username for p in players[1:]],
+        seed=3,
+    )
+    for player in players[1:]:
+        services.join(match.pk, player)
+    for round in range(1, 19):
+        for player in players:
+            seat = match.seats.get(player=player)
+            game = services.load_state(match, seat).game
+            p = choose(game.board(seat.index), game.current_number(seat.index))
+            services.place(match.pk, player, x=p.x, y=p.y, rotation=p.rotation, round=round)
+    client.force_login(players[0])
+    connection.queries_log.clear()
+    url = match.get_absolute_url()
+    for name, extra in (("match page, 6 players, r19", {}), ("match partial (HTMX)", HTMX)):
+        times, queries = [], []
+        for _ in range(100):
+            with CaptureQueriesContext(connection) as ctx:
+                t0 = time.perf_counter()
+                response = client.get(url, **extra)
+                times.append(time.perf_counter() - t0)
+            assert response.status_code == 200
+            queries.append(len(ctx))
+        report(name, times, queries)
+
+
 def main() -> None:
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
@@ -104,6 +139,7 @@ def main() -> None:
             assert response.status_code == 200, response.content
             queries.append(len(ctx))
         report("placement (20th tile)", times, queries)
+        match_page(client)
         print(f"database: {connection.vendor}")
     finally:
         teardown_databases(old, verbosity=0)

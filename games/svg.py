@@ -21,6 +21,7 @@ MIN_SPAN = 12
 @dataclass(frozen=True, slots=True)
 class TileShape:
     cells: tuple[tuple[int, int], ...]
+    squares: str
     outline: str
     label: str
     label_x: float
@@ -45,6 +46,16 @@ def _outline(cells: frozenset[tuple[int, int]]) -> str:
     return "".join(sorted(parts))
 
 
+def _squares(cells: Iterable[tuple[int, int]]) -> str:
+    """An SVG path filling the given unit squares."""
+    return "".join(f"M{x} {y}h1v1h-1z" for x, y in sorted(cells))
+
+
+def _grid(x0: int, y0: int, w: int, h: int) -> str:
+    vertical = "".join(f"M{x} {y0}v{h}" for x in range(x0, x0 + w + 1))
+    return vertical + "".join(f"M{x0} {y}h{w}" for y in range(y0, y0 + h + 1))
+
+
 def _label_cell(cells: frozenset[tuple[int, int]]) -> tuple[int, int]:
     """The square nearest the tile's centre of mass, where its number is written."""
     cx = sum(x for x, _ in cells) / len(cells)
@@ -58,6 +69,7 @@ def tile_shape(placement: Placement, level: int) -> TileShape:
     shift = -round(LEVEL_SHIFT * level, 2) if level else 0.0
     return TileShape(
         cells=tuple(sorted(cells)),
+        squares=_squares(cells),
         outline=_outline(cells),
         label=str(placement.number),
         label_x=round(lx + 0.5 + shift, 2),
@@ -104,7 +116,7 @@ def board_svg(
         "tiles": sorted(tiles, key=lambda t: t.level),
         "ghost": (
             {
-                "cells": sorted(ghost_cells),
+                "squares": _squares(ghost_cells),
                 "outline": _outline(ghost_cells),
                 "legal": ghost_legal,
                 "label": ghost.number,
@@ -118,8 +130,7 @@ def board_svg(
         "y0": y0,
         "w": w,
         "h": h,
-        "xs": range(x0, x0 + w + 1),
-        "ys": range(y0, y0 + h + 1),
+        "grid": _grid(x0, y0, w, h),
         "title": title,
         "interactive": interactive,
         "css_class": css_class,

@@ -20,7 +20,7 @@ def test_tiles_are_drawn_per_level_with_their_numbers():
     assert LEVEL_COLOURS[0] in svg and LEVEL_COLOURS[1] in svg
     for number in (5, 9, 1):
         assert f">{number}</text>" in svg
-    assert svg.count('<rect x="') == 10 + 10 + 5
+    assert svg.count("h1v1h-1z") == 10 + 10 + 5
 
 
 def test_the_ghost_is_green_when_legal_and_red_when_not():
