@@ -16,6 +16,8 @@ class Match(models.Model):
     class Kind(models.TextChoices):
         SOLO = "solo", "Solo"
         MATCH = "match", "Match"
+        PUZZLE = "puzzle", "Puzzle"
+        CHALLENGE = "challenge", "Challenge"
 
     class Pace(models.TextChoices):
         ROUNDS = "rounds", "Rounds"
@@ -33,6 +35,10 @@ class Match(models.Model):
         max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True
     )
     seed = models.BigIntegerField()
+    puzzle = models.ForeignKey(
+        "Puzzle", on_delete=models.PROTECT, null=True, blank=True, related_name="matches"
+    )
+    daily = models.BooleanField(default=False, help_text="Played as that day's daily puzzle.")
     players = models.PositiveSmallIntegerField(default=1)
     removed = models.PositiveSmallIntegerField(default=0)
     rated = models.BooleanField(default=False)
@@ -62,7 +68,86 @@ class Match(models.Model):
 
     @property
     def is_solo(self) -> bool:
-        return self.kind == self.Kind.SOLO
+        """Played alone: a solo game or a puzzle."""
+        return self.kind in (self.Kind.SOLO, self.Kind.PUZZLE)
+
+
+class Puzzle(models.Model):
+    """A fixed deal: the engine deals its order from ``seed``; its first tile is placed."""
+
+    seed = models.BigIntegerField(unique=True)
+    start = models.CharField(max_length=16, help_text="The pre-placed first tile.")
+    par = models.IntegerField(null=True, blank=True)
+    daily_on = models.DateField(null=True, blank=True, unique=True)
+    attempts = models.PositiveIntegerField(default=0)
+    total = models.BigIntegerField(default=0)
+    best = models.IntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Puzzle #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("puzzle", args=[self.pk])
+
+    @property
+    def start_placement(self) -> Placement:
+        return Placement.parse(self.start)
+
+    @property
+    def average(self) -> float | None:
+        return self.total / self.attempts if self.attempts else None
+
+
+class DailyResult(models.Model):
+    """A player's first finished attempt at a day's puzzle: it counts for that day."""
+
+    day = models.DateField()
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_results"
+    )
+    match = models.OneToOneField("Match", on_delete=models.CASCADE)
+    score = models.IntegerField()
+    seconds = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["-score", "seconds", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "player"], name="daily_result_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.day}: {self.score}"
+
+
+class ChallengeOffer(models.Model):
+    """The two random puzzles offered to a challenger, who picks one to play."""
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_offers"
+    )
+    first = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+    invite = models.CharField(max_length=200, blank=True)
+    players = models.PositiveSmallIntegerField(default=2)
+    open = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    time_control = models.CharField(max_length=4, default="1d")
+    match = models.OneToOneField(
+        "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="offer"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"offer {self.pk} to {self.challenger}"
+
+    @property
+    def puzzles(self) -> tuple[Puzzle, Puzzle]:
+        return (self.first, self.second)
 
 
 class Seat(models.Model):
@@ -166,6 +251,7 @@ class Profile(models.Model):
 class Rating(models.Model):
     class Pool(models.TextChoices):
         MATCH = "match", "Matches"
+        PUZZLE = "puzzle", "Puzzle challenges"
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"

@@ -74,7 +74,7 @@ def load_state(match: Match, seat: Seat, seats: list[Seat] | None = None) -> Gam
     return GameState(match=match, seat=seat, game=engine_game(match, seats, _moves(match)))
 
 
-def _locked(match_id: int) -> tuple[Match, list[Seat]]:
+def lock_match(match_id: int) -> tuple[Match, list[Seat]]:
     match = Match.objects.select_for_update().get(pk=match_id)
     seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
     return match, seats
@@ -111,19 +111,17 @@ def start_solo(player, *, seed: int | None = None) -> Match:
 # ------------------------------------------------------------------ matches
 
 
-def create_match(
+def check_match_settings(
     creator,
     *,
     players: int,
-    pace: str,
     time_control: str,
-    rated: bool,
+    invite: list[str],
+    open: bool,
+    pace: str = Match.Pace.FREE,
     removed: int | str = 0,
-    invite: list[str] = (),
-    open: bool = False,
-    seed: int | None = None,
-) -> Match:
-    """A match waiting for its seats: the creator's, invited players', open ones."""
+) -> dict[str, User]:
+    """Refuse settings a match cannot have; return the invited players by name."""
     if not 2 <= players <= 6:
         raise MoveRefused("A match has 2 to 6 players.")
     if pace not in Match.Pace.values:
@@ -135,20 +133,53 @@ def create_match(
     names = list(dict.fromkeys(name.strip() for name in invite if name.strip()))
     if len(names) > players - 1:
         raise MoveRefused(f"A {players}-player match has room for {players - 1} invitations.")
-    invited = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
-    missing = [n for n in names if n.lower() not in invited]
+    found = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
+    missing = [n for n in names if n.lower() not in found]
     if missing:
         raise MoveRefused(f"No player is called {missing[0]}.")
-    if any(u.pk == creator.pk for u in invited.values()):
+    if any(u.pk == creator.pk for u in found.values()):
         raise MoveRefused("You are already in the match; invite somebody else.")
     if not open and len(names) < players - 1:
         raise MoveRefused("Invite a player for every seat, or open the match in the lobby.")
+    return {name: found[name.lower()] for name in names}
+
+
+def create_match(
+    creator,
+    *,
+    players: int,
+    pace: str,
+    time_control: str,
+    rated: bool,
+    removed: int | str = 0,
+    invite: list[str] = (),
+    open: bool = False,
+    seed: int | None = None,
+    puzzle=None,
+) -> Match:
+    """A match waiting for its seats: the creator's, invited players', open ones.
+
+    With a ``puzzle`` it is a challenge: everybody plays that puzzle's deal, in free pace.
+    """
+    invited = check_match_settings(
+        creator,
+        players=players,
+        time_control=time_control,
+        invite=invite,
+        open=open,
+        pace=pace,
+        removed=removed,
+    )
+    names = list(invited)
+    if puzzle is not None:
+        seed, pace, removed = puzzle.seed, Match.Pace.FREE, 0
     seed = new_seed() if seed is None else seed
     if removed == "random":
         removed = Game(1, seed=seed, removed="random").removed
     with transaction.atomic():
         match = Match.objects.create(
-            kind=Match.Kind.MATCH,
+            kind=Match.Kind.MATCH if puzzle is None else Match.Kind.CHALLENGE,
+            puzzle=puzzle,
             status=Match.Status.WAITING,
             seed=seed,
             players=players,
@@ -161,7 +192,7 @@ def create_match(
         )
         Seat.objects.create(match=match, player=creator, index=0)
         for index, name in enumerate(names, start=1):
-            user = invited[name.lower()]
+            user = invited[name]
             Seat.objects.create(match=match, player=user, index=index, state=Seat.State.INVITED)
             _notify(user.pk, match, f"{creator.username} invites you to a {players}-player match.")
     return match
@@ -170,7 +201,7 @@ def create_match(
 def join(match_id: int, player) -> Match:
     """Take an open seat, or accept an invitation; the match starts when every seat is taken."""
     with transaction.atomic():
-        match, seats = _locked(match_id)
+        match, seats = lock_match(match_id)
         if match.status != Match.Status.WAITING:
             raise MoveRefused("This match is not waiting for players.")
         mine = next((s for s in seats if s.player_id == player.pk), None)
@@ -191,24 +222,24 @@ def join(match_id: int, player) -> Match:
 def decline(match_id: int, player) -> None:
     """An invited player says no: the match is called off."""
     with transaction.atomic():
-        match, seats = _locked(match_id)
+        match, seats = lock_match(match_id)
         seat = _seat_of(seats, player)
         if match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
             raise MoveRefused("There is no invitation of yours to decline here.")
-        _cancel(match, seats, f"{player.username} declined the match.")
+        cancel_match(match, seats, f"{player.username} declined the match.")
 
 
 def cancel(match_id: int, player) -> None:
     with transaction.atomic():
-        match, seats = _locked(match_id)
+        match, seats = lock_match(match_id)
         if match.created_by_id != player.pk:
             raise MoveRefused("Only the player who created the match can cancel it.")
         if match.status != Match.Status.WAITING:
             raise MoveRefused("The match has started; resign instead.")
-        _cancel(match, seats, f"{player.username} cancelled the match.")
+        cancel_match(match, seats, f"{player.username} cancelled the match.")
 
 
-def _cancel(match: Match, seats: list[Seat], text: str) -> None:
+def cancel_match(match: Match, seats: list[Seat], text: str) -> None:
     match.status = Match.Status.CANCELLED
     match.finished = timezone.now()
     match.save(update_fields=["status", "finished"])
@@ -221,8 +252,24 @@ def _start(match: Match, seats: list[Seat]) -> None:
     match.status = Match.Status.ACTIVE
     match.started = now
     match.save(update_fields=["status", "started"])
-    game = engine_game(match, seats, [])
+    moves = [place_start_tile(match, seat) for seat in seats] if match.puzzle_id else []
+    game = engine_game(match, seats, moves)
     _update_deadlines(match, seats, game, now)
+
+
+def place_start_tile(match: Match, seat: Seat) -> Move:
+    """A puzzle's first tile lies in the centre of every display before play starts."""
+    start = match.puzzle.start_placement
+    seat.placed = 1
+    return Move.objects.create(
+        seat=seat,
+        round=1,
+        number=start.number,
+        x=start.x,
+        y=start.y,
+        rotation=start.rotation,
+        level=0,
+    )
 
 
 # ------------------------------------------------------------------ playing
@@ -238,7 +285,7 @@ def place(match_id: int, player, *, x: int, y: int, rotation: int, round: int) -
     """
     try:
         with transaction.atomic():
-            match, seats = _locked(match_id)
+            match, seats = lock_match(match_id)
             seat = _seat_of(seats, player)
             if round <= seat.placed:
                 _check_already_placed(seat, round, x=x, y=y, rotation=rotation)
@@ -303,7 +350,7 @@ def expire(seat_id: int, *, now: datetime | None = None) -> bool:
     if match_id is None:
         return False
     with transaction.atomic():
-        match, seats = _locked(match_id)
+        match, seats = lock_match(match_id)
         claimed = Seat.objects.filter(
             pk=seat_id, deadline__lte=now, match__status=Match.Status.ACTIVE
         ).update(deadline=None)
@@ -332,7 +379,7 @@ def expire(seat_id: int, *, now: datetime | None = None) -> bool:
 
 def resign(match_id: int, player) -> None:
     with transaction.atomic():
-        match, seats = _locked(match_id)
+        match, seats = lock_match(match_id)
         seat = _seat_of(seats, player)
         if match.status != Match.Status.ACTIVE or seat.has_left:
             raise MoveRefused("You can only resign from a match you are playing.")
@@ -354,7 +401,7 @@ def _leave(seat: Seat, game: Game, state: str) -> None:
 def extend(match_id: int, player) -> datetime:
     """Push the player's own deadline back by a day (a limited number of times)."""
     with transaction.atomic():
-        match, seats = _locked(match_id)
+        match, seats = lock_match(match_id)
         seat = _seat_of(seats, player)
         if seat.deadline is None or match.status != Match.Status.ACTIVE:
             raise MoveRefused("You have no running deadline to extend.")
@@ -445,6 +492,10 @@ def _finish(match: Match, seats: list[Seat], game: Game) -> None:
         if not match.is_solo:
             _notify(seat.player_id, match, f"{match} is over: you finished #{seat.rank}.")
         refresh_player_stats.delay_on_commit(seat.player_id)
+    if match.puzzle_id:
+        from games import puzzles
+
+        puzzles.record_finish(match, seats)
     if match.rated:
         rate_match.delay_on_commit(match.pk)
 
@@ -485,7 +536,8 @@ def rate_match(match_id: int) -> bool:
         if not claimed:
             return False
         seats = list(Seat.objects.filter(match_id=match_id).order_by("player_id"))
-        pool = Rating.Pool.MATCH
+        kind = Match.objects.values_list("kind", flat=True).get(pk=match_id)
+        pool = Rating.Pool.PUZZLE if kind == Match.Kind.CHALLENGE else Rating.Pool.MATCH
         for seat in seats:
             Rating.objects.get_or_create(player_id=seat.player_id, pool=pool)
         by_player = {
