@@ -1,8 +1,10 @@
 """A player's display: the tiles placed so far, the placement rules and the score.
 
 The display is conceptually unbounded; this implementation supports every square with
-``-WINDOW <= x <= WINDOW`` and ``-WINDOW <= y <= WINDOW`` (121 x 121 squares, far more than
-20 tiles can ever need). A placement reaching outside is refused as "out of range".
+``-WINDOW <= x <= WINDOW`` and ``-WINDOW <= y <= WINDOW`` (121 x 121 squares). A placement
+reaching outside is refused as "out of range". A display started near the centre only gets
+there as a nearly straight chain of 15 or more tiles, and even then there is always room for
+a legal placement elsewhere along it.
 
 Internally every level keeps three bitboards over that window (Python ints, row-major with a
 row stride of 128 bits, so shifting by a tile's cell offsets never wraps a valid square into

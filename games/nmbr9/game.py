@@ -106,6 +106,12 @@ class Outcome:
         """The players ranked first (nobody if everyone resigned)."""
         return tuple(i for i, rank in enumerate(self.ranks) if rank == 1 and i not in self.resigned)
 
+    @property
+    def winner(self) -> int | None:
+        """The only winner, or None after a shared win or when everyone resigned."""
+        winners = self.winners
+        return winners[0] if len(winners) == 1 else None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "termination": self.termination.value,

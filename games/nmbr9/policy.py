@@ -14,22 +14,37 @@ from dataclasses import dataclass
 from .board import _MASKS, _STRIDE, Board
 from .placement import Placement
 
-__all__ = ["Weights", "choose", "evaluate"]
+__all__ = ["Weights", "choose", "evaluate", "scored_moves"]
 
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """Coefficients of the evaluation (see ``evaluate``)."""
+    """Coefficients of the evaluation of one placement of tile n on level L.
 
-    points: float = 0.752
-    area: tuple[float, ...] = (0.0, 0.495, 0.449, 1.285, 1.723, 2.327)
-    contact: float = 0.764
-    exposed: float = 0.562
-    holes: float = 0.466
-    thick: float = 0.139
-    fit: float = 0.0
-    waste: float = 0.0
-    climb: float = 0.0
+    ``phase`` is the share of the game still to come (tiles that may follow / 19).
+
+    - ``points``: n x L, the points made now;
+    - ``area[L]``: per covered square, the worth of raising it from level L-1 to L
+      (``area[L] - area[L-1]``, times phase): room for later tiles higher up;
+    - ``contact``: edges shared with tiles on the same level (a compact level);
+    - ``exposed``: edges left against the uncovered rest of the level below (times phase):
+      do not cut up the room there;
+    - ``holes``: new free squares walled in on three sides on the tile's level;
+    - ``thick`` and ``fit``: change in the room to build on the two levels touched (squares
+      inside 2x2 blocks; places for a 2x3 block), weighted by ``area``, times phase;
+    - ``waste``: n x (highest level this tile could reach - L);
+    - ``climb``: L times phase, a small push up or down for any tile.
+    """
+
+    points: float = 0.546
+    area: tuple[float, ...] = (0.0, 0.427, 0.451, 1.208, 1.008, 6.36)
+    contact: float = 0.605
+    exposed: float = 0.858
+    holes: float = 0.272
+    thick: float = 0.845
+    fit: float = 0.057
+    waste: float = 0.105
+    climb: float = 0.03
 
 
 DEFAULT = Weights()
@@ -165,6 +180,26 @@ def _best_next(board: Board, supply: Mapping[int, int], weights: Weights) -> flo
     return expected
 
 
+def scored_moves(
+    board: Board,
+    number: int,
+    *,
+    supply: Mapping[int, int] | None = None,
+    weights: Weights = DEFAULT,
+) -> list[tuple[Placement, int, float]]:
+    """Every legal placement of tile ``number`` with its level and the policy's value of it.
+
+    ``supply`` as for ``choose``. In the order of ``Board.legal_moves``.
+
+    >>> [(str(p), level, round(value, 2)) for p, level, value in scored_moves(Board(), 0)]
+    [('0@0,0r0', 0, -0.54), ('0@0,0r1', 0, -0.54)]
+    """
+    moves = board.legal_moves(number)
+    context = _Context(board, _remaining(board, supply), weights)
+    best_level = moves[-1][1]
+    return [(p, level, _score(context, p, level, best_level)) for p, level in moves]
+
+
 def choose(
     board: Board,
     number: int,
@@ -187,11 +222,10 @@ def choose(
     >>> board.is_legal(choose(Board("3@0,0r0 5@3,0r0"), 9))
     True
     """
-    moves = board.legal_moves(number)
+    scored = scored_moves(board, number, supply=supply, weights=weights)
+    moves = [(placement, level) for placement, level, _ in scored]
+    values = [value for _, _, value in scored]
     remaining = _remaining(board, supply)
-    context = _Context(board, remaining, weights)
-    best_level = moves[-1][1]
-    values = [_score(context, p, level, best_level) for p, level in moves]
     if lookahead > 0 and remaining > 0 and len(moves) > 1:
         future = dict(supply) if supply is not None else _assumed_supply(board, number)
         order = sorted(range(len(moves)), key=lambda i: -values[i])[:lookahead]

@@ -197,7 +197,7 @@ def test_solo_game_to_the_end():
     sequence(game)
     assert game.is_over()
     outcome = game.outcome()
-    assert outcome.ranks == (1,) and outcome.winners == (0,)
+    assert outcome.ranks == (1,) and outcome.winners == (0,) and outcome.winner == 0
     assert game.current_number(0) is None
     with pytest.raises(GameError, match="the game is over"):
         game.place(0, Placement(0, 0, 0, 0))
@@ -225,7 +225,7 @@ def test_outcome_ties_in_a_real_game():
     outcome = game.outcome()
     assert outcome.scores[0] == outcome.scores[1] > outcome.scores[2]
     assert outcome.ranks == (1, 1, 3)
-    assert outcome.winners == (0, 1)
+    assert outcome.winners == (0, 1) and outcome.winner is None
     assert isinstance(outcome, Outcome)
     assert outcome.to_dict()["ranks"] == [1, 1, 3]
     with pytest.raises(AttributeError):
