@@ -9,3 +9,12 @@ def test_benchmark_runs(capsys):
     assert re.search(r"median \d+\.\d+ ms +p95 \d+\.\d+ ms", out)
     assert "level_of" in out
     assert re.search(r"average score \d+\.\d+", out)
+
+
+def test_par_benchmark_runs(capsys):
+    from bench.par import main as par_main
+
+    par_main(["--puzzles", "2", "--beam", "2", "--branch", "2"])
+    out = capsys.readouterr().out
+    assert re.search(r"median \d+\.\d+ s +p95 \d+\.\d+ s per puzzle", out)
+    assert re.search(r"average par \d+\.\d+ +policy alone \d+\.\d+", out)

@@ -1,0 +1,125 @@
+"""Puzzles: fixed solitaire deals whose first tile already lies in the centre, and par.
+
+A puzzle is a seed. Its order is the 20-card deal of that seed (each number twice); its
+first tile is placed in the centre of the display, turned by a rotation drawn from the
+seed. The player places the other 19 tiles, seeing the supply but not the order.
+
+Par is the best score the engine finds knowing the whole order: a beam search over the
+fallback policy's best-valued placements, never worse than the policy playing alone.
+
+>>> deal_ = puzzle(7)
+>>> deal_.order == deal(7)[0], deal_.start.number == deal_.order[0]
+(True, True)
+>>> result = par(deal_, beam=2, branch=2)
+>>> Board.from_placements(result.placements).score() == result.score
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from .board import Board
+from .game import _check_seed, deal
+from .placement import Placement
+from .policy import DEFAULT, Weights, choose, scored_moves
+from .tiles import DISTINCT_ROTATIONS
+
+__all__ = ["ParResult", "PuzzleDeal", "par", "puzzle"]
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleDeal:
+    """A puzzle's seed, its order of 20 numbers and its pre-placed first tile."""
+
+    seed: int | str
+    order: tuple[int, ...]
+    start: Placement
+
+    def board(self) -> Board:
+        """The display before the player's first placement: the start tile alone."""
+        return Board.from_placements([self.start])
+
+    def supply_after(self, index: int) -> dict[int, int]:
+        """How many tiles of each number come after the tile at ``index`` of the order."""
+        counts = Counter(self.order[index + 1 :])
+        return {number: counts[number] for number in range(10)}
+
+
+@dataclass(frozen=True, slots=True)
+class ParResult:
+    """The best score found and the 20 placements (the start tile first) that make it."""
+
+    score: int
+    placements: tuple[Placement, ...]
+
+
+def puzzle(seed: int | str) -> PuzzleDeal:
+    """The puzzle of ``seed``: the deal of that seed with its first tile in the centre.
+
+    >>> puzzle(7).start == puzzle(7).start
+    True
+    """
+    seed = _check_seed(seed)
+    order, _ = deal(seed)
+    number = order[0]
+    rotation = random.Random(f"puzzle-start:{seed}").randrange(DISTINCT_ROTATIONS[number])
+    width, height = Placement(number, 0, 0, rotation).size
+    start = Placement(number, -(width // 2), -(height // 2), rotation)
+    return PuzzleDeal(seed=seed, order=order, start=start)
+
+
+@dataclass(slots=True)
+class _Line:
+    board: Board
+    placements: tuple[Placement, ...]
+    value: float
+
+
+def _greedy(puzzle: PuzzleDeal, weights: Weights) -> _Line:
+    board = puzzle.board()
+    placements = [puzzle.start]
+    for index in range(1, len(puzzle.order)):
+        placement = choose(
+            board, puzzle.order[index], supply=puzzle.supply_after(index), weights=weights
+        )
+        board.place(placement)
+        placements.append(placement)
+    return _Line(board, tuple(placements), 0.0)
+
+
+def par(
+    puzzle: PuzzleDeal, *, beam: int = 24, branch: int = 6, weights: Weights = DEFAULT
+) -> ParResult:
+    """The best score found for ``puzzle`` by a search that knows the whole order.
+
+    Each step keeps the ``beam`` lines of placements with the highest sum of policy values,
+    extending each with its ``branch`` best-valued placements of the next tile. The policy's
+    own game is a candidate too, so par is never below it.
+    """
+    if beam < 1 or branch < 1:
+        raise ValueError("beam and branch must be at least 1")
+    lines = [_Line(puzzle.board(), (puzzle.start,), 0.0)]
+    for index in range(1, len(puzzle.order)):
+        number = puzzle.order[index]
+        supply = puzzle.supply_after(index)
+        children: dict[frozenset[Placement], tuple[float, _Line, Placement]] = {}
+        for line in lines:
+            scored = scored_moves(line.board, number, supply=supply, weights=weights)
+            scored.sort(key=lambda move: -move[2])
+            for placement, _, value in scored[:branch]:
+                key = frozenset((*line.placements, placement))
+                total = line.value + value
+                if key not in children or children[key][0] < total:
+                    children[key] = (total, line, placement)
+        best = sorted(children.values(), key=lambda child: -child[0])[:beam]
+        lines = []
+        for total, line, placement in best:
+            board = line.board.copy()
+            board.place(placement)
+            lines.append(_Line(board, (*line.placements, placement), total))
+    lines.append(_greedy(puzzle, weights))
+    top = max(lines, key=lambda line: line.board.score())
+    return ParResult(score=top.board.score(), placements=top.placements)
