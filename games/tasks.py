@@ -38,3 +38,31 @@ def send_move_email(seat_id: int) -> None:
 @shared_task(ignore_result=True)
 def rate_match(match_id: int) -> None:
     services.rate_match(match_id)
+
+
+@shared_task(ignore_result=True, time_limit=300, soft_time_limit=280)
+def compute_par(puzzle_id: int) -> None:
+    from games import puzzles
+
+    puzzles.compute_par(puzzle_id)
+
+
+@shared_task(ignore_result=True)
+def make_puzzles(count: int) -> None:
+    from games import puzzles
+
+    puzzles.create_puzzles(count)
+
+
+@shared_task(ignore_result=True)
+def publish_daily() -> None:
+    from games import puzzles
+
+    puzzles.publish_daily()
+
+
+@shared_task(ignore_result=True)
+def expire_challenges() -> None:
+    from games import puzzles
+
+    puzzles.expire_challenges()

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -95,6 +96,10 @@ CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    # At 00:00 UTC, and again every hour in case beat was down at midnight: publishing
+    # is idempotent, so only the first run of a day does anything.
+    "publish-daily": {"task": "games.tasks.publish_daily", "schedule": crontab(minute=0)},
+    "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": crontab(minute=30)},
 }
 # Deadline tasks wait in the broker until their ETA (up to 9 days: 7 plus extensions);
 # a shorter visibility timeout would hand them out again every time it passes.

@@ -1,0 +1,261 @@
+"""Puzzles, the daily puzzle and puzzle challenges: the service functions that change them.
+
+A puzzle is a seed: the engine deals its fixed order from it, and its first tile lies in
+the centre of every display before play starts. Playing a puzzle is a one-seat match
+of kind PUZZLE; a challenge is a match of kind CHALLENGE on a puzzle's deal.
+"""
+
+import random
+import secrets
+from collections.abc import Callable
+from datetime import date, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
+
+from games import services
+from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
+from games.nmbr9.puzzle import par as search_par
+from games.nmbr9.puzzle import puzzle as puzzle_deal
+from games.services import MoveRefused
+
+LOW_STOCK = 30
+REFILL = 60
+CHALLENGE_ANSWER_DAYS = 3
+
+
+def today() -> date:
+    return timezone.now().date()
+
+
+def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None) -> list[Puzzle]:
+    """Make ``count`` new puzzles from fresh seeds; their par is computed by Celery."""
+    from games.tasks import compute_par
+
+    made = []
+    while len(made) < count:
+        seed = secrets.randbelow(2**31)
+        if Puzzle.objects.filter(seed=seed).exists():
+            continue
+        with transaction.atomic():
+            puzzle = Puzzle.objects.create(seed=seed, start=str(puzzle_deal(seed).start))
+            compute_par.delay_on_commit(puzzle.pk)
+        made.append(puzzle)
+        if progress is not None:
+            progress(len(made))
+    return made
+
+
+def compute_par(puzzle_id: int) -> int | None:
+    """Store a puzzle's par once (a search that knows the whole order)."""
+    puzzle = Puzzle.objects.filter(pk=puzzle_id, par=None).first()
+    if puzzle is None:
+        return None
+    score = search_par(puzzle_deal(puzzle.seed)).score
+    Puzzle.objects.filter(pk=puzzle_id, par=None).update(par=score)
+    return score
+
+
+@transaction.atomic
+def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
+    match = Match.objects.create(
+        kind=Match.Kind.PUZZLE,
+        status=Match.Status.ACTIVE,
+        seed=puzzle.seed,
+        puzzle=puzzle,
+        daily=daily,
+        players=1,
+        created_by=player,
+        started=timezone.now(),
+    )
+    seat = Seat.objects.create(match=match, player=player, index=0)
+    services.place_start_tile(match, seat)
+    seat.save(update_fields=["placed"])
+    return match
+
+
+def record_finish(match: Match, seats: list[Seat]) -> None:
+    """A puzzle match ended: count its attempts, and the day's result of a daily attempt."""
+    for seat in seats:
+        Puzzle.objects.filter(pk=match.puzzle_id).update(
+            attempts=F("attempts") + 1,
+            total=F("total") + seat.score,
+            best=Greatest(Coalesce(F("best"), Value(seat.score)), Value(seat.score)),
+        )
+    if not match.daily or match.puzzle.daily_on != match.started.date():
+        return  # practice: an attempt started on another day than the puzzle's
+    for seat in seats:
+        try:
+            with transaction.atomic():
+                DailyResult.objects.create(
+                    day=match.puzzle.daily_on,
+                    puzzle_id=match.puzzle_id,
+                    player_id=seat.player_id,
+                    match=match,
+                    score=seat.score,
+                    seconds=int((match.finished - match.started).total_seconds()),
+                )
+        except IntegrityError:
+            pass  # an earlier attempt already counts for the day; this one is practice
+
+
+def publish_daily(day: date | None = None) -> Puzzle:
+    """The puzzle of ``day`` (UTC): exactly one, however often or late this runs."""
+    from games.tasks import make_puzzles
+
+    day = day or today()
+    existing = Puzzle.objects.filter(daily_on=day).first()
+    if existing is not None:
+        return existing
+    unused = Puzzle.objects.filter(daily_on=None, attempts=0, matches=None)
+    published = None
+    while published is None:
+        candidate = unused.order_by("id").first() or create_puzzles(1)[0]
+        try:
+            with transaction.atomic():
+                Puzzle.objects.filter(pk=candidate.pk, daily_on=None).update(daily_on=day)
+        except IntegrityError:
+            pass  # another run published a puzzle for this day first
+        # Nothing published when another run took this candidate for another day: retry.
+        published = Puzzle.objects.filter(daily_on=day).first()
+    if unused.count() < LOW_STOCK:
+        make_puzzles.delay(REFILL)
+    return published
+
+
+def daily_puzzle(day: date | None = None) -> Puzzle | None:
+    return Puzzle.objects.filter(daily_on=day or today()).first()
+
+
+def streak(player, *, day: date | None = None) -> int:
+    """Days in a row, up to today (or yesterday, while today is still open), with a result."""
+    day = day or today()
+    days = set(
+        DailyResult.objects.filter(player=player, day__lte=day).values_list("day", flat=True)
+    )
+    if day not in days:
+        day -= timedelta(days=1)
+    count = 0
+    while day in days:
+        count += 1
+        day -= timedelta(days=1)
+    return count
+
+
+# ------------------------------------------------------------------ challenges
+
+
+def played_puzzles(player) -> set[int]:
+    return set(
+        Seat.objects.filter(player=player, match__puzzle__isnull=False).values_list(
+            "match__puzzle_id", flat=True
+        )
+    )
+
+
+def offer_challenge(
+    challenger,
+    *,
+    invite: list[str],
+    players: int,
+    open: bool,
+    rated: bool,
+    time_control: str,
+    rng: random.Random | None = None,
+) -> ChallengeOffer:
+    """Two distinct random puzzles the challenger has not played, to choose from."""
+    services.check_match_settings(
+        challenger, players=players, time_control=time_control, invite=invite, open=open
+    )
+    played = played_puzzles(challenger)
+    current = daily_puzzle()
+    excluded = played | ({current.pk} if current else set())
+    candidates = list(Puzzle.objects.exclude(pk__in=excluded).values_list("pk", flat=True))
+    if len(candidates) < 2:
+        candidates += [p.pk for p in create_puzzles(2 - len(candidates))]
+    first, second = (rng or random.SystemRandom()).sample(candidates, 2)
+    return ChallengeOffer.objects.create(
+        challenger=challenger,
+        first_id=first,
+        second_id=second,
+        invite=" ".join(invite),
+        players=players,
+        open=open,
+        rated=rated,
+        time_control=time_control,
+    )
+
+
+def pick_challenge(offer_id: int, challenger, puzzle_id: int) -> Match:
+    """The challenger chooses one of the two offered puzzles: the challenge is created."""
+    with transaction.atomic():
+        offer = (
+            ChallengeOffer.objects.select_for_update()
+            .filter(pk=offer_id, challenger=challenger)
+            .first()
+        )
+        if offer is None:
+            raise MoveRefused("This offer is not yours.")
+        if offer.match_id is not None:
+            raise MoveRefused("You already picked a puzzle from this offer.")
+        if puzzle_id not in (offer.first_id, offer.second_id):
+            raise MoveRefused("Pick one of the two puzzles offered.")
+        match = services.create_match(
+            challenger,
+            players=offer.players,
+            pace=Match.Pace.FREE,
+            time_control=offer.time_control,
+            rated=offer.rated,
+            invite=offer.invite.split(),
+            open=offer.open,
+            puzzle=Puzzle.objects.get(pk=puzzle_id),
+        )
+        offer.match = match
+        offer.save(update_fields=["match"])
+        return match
+
+
+def rematch(match_id: int, player) -> ChallengeOffer:
+    """Two new puzzles for the same players after a finished challenge."""
+    match = Match.objects.filter(
+        pk=match_id, kind=Match.Kind.CHALLENGE, status=Match.Status.FINISHED
+    ).first()
+    if match is None:
+        raise MoveRefused("Only a finished challenge can be replayed.")
+    seats = list(match.seats.select_related("player"))
+    if all(s.player_id != player.pk for s in seats):
+        raise MoveRefused("You did not play in this challenge.")
+    time_control = next(
+        (k for k, v in services.TIME_CONTROLS.items() if v == match.time_per_move), "1d"
+    )
+    return offer_challenge(
+        player,
+        invite=[s.player.username for s in seats if s.player_id != player.pk],
+        players=match.players,
+        open=False,
+        rated=match.rated,
+        time_control=time_control,
+    )
+
+
+def expire_challenges(*, now=None) -> int:
+    """Call off challenges nobody answered within three days."""
+    now = now or timezone.now()
+    stale = Match.objects.filter(
+        kind=Match.Kind.CHALLENGE,
+        status=Match.Status.WAITING,
+        created__lte=now - timedelta(days=CHALLENGE_ANSWER_DAYS),
+    ).values_list("pk", flat=True)
+    expired = 0
+    for match_id in stale:
+        with transaction.atomic():
+            match, seats = services.lock_match(match_id)
+            if match.status != Match.Status.WAITING:
+                continue
+            services.cancel_match(
+                match, seats, "The challenge expired: it was not answered in time."
+            )
+            expired += 1
+    return expired
