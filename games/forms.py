@@ -38,6 +38,10 @@ def first_error(form: forms.Form) -> str:
     return ""
 
 
+def usernames(text: str) -> list[str]:
+    return [name for name in text.replace(",", " ").split() if name]
+
+
 class MatchForm(forms.Form):
     players = forms.TypedChoiceField(
         choices=[(n, f"{n} players") for n in range(2, 7)], coerce=int, initial=2
@@ -88,10 +92,29 @@ class MatchForm(forms.Form):
         return value if value == "random" else int(value)
 
     def clean_invite(self) -> list[str]:
-        return [n for n in self.cleaned_data["invite"].replace(",", " ").split() if n]
+        return usernames(self.cleaned_data["invite"])
 
 
 class SettingsForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ["email_on_move"]
+
+
+class ChallengeForm(forms.Form):
+    invite = forms.CharField(
+        required=False,
+        max_length=200,
+        help_text="Usernames separated by commas or spaces; leave empty for an open challenge.",
+    )
+    players = forms.TypedChoiceField(
+        choices=[(n, f"{n} players") for n in range(2, 7)], coerce=int, initial=2
+    )
+    time_control = MatchForm.base_fields["time_control"]
+    rated = forms.BooleanField(required=False, initial=True, label="Rated")
+    open = forms.BooleanField(
+        required=False, initial=False, label="Open the free seats in the lobby"
+    )
+
+    def clean_invite(self) -> list[str]:
+        return usernames(self.cleaned_data["invite"])

@@ -20,4 +20,12 @@ urlpatterns = [
     path("game/<int:match_id>/resign/", views.resign, name="resign"),
     path("game/<int:match_id>/extend/", views.extend, name="extend"),
     path("game/<int:match_id>/replay/", views.replay, name="replay"),
+    path("game/<int:match_id>/rematch/", views.rematch, name="rematch"),
+    path("puzzle/<int:puzzle_id>/", views.puzzle_page, name="puzzle"),
+    path("puzzle/<int:puzzle_id>/play/", views.play_puzzle, name="play_puzzle"),
+    path("daily/", views.daily, name="daily"),
+    path("daily/play/", views.play_daily, name="play_daily"),
+    path("daily/archive/", views.daily_archive, name="daily_archive"),
+    path("challenge/new/", views.new_challenge, name="new_challenge"),
+    path("challenge/offer/<int:offer_id>/", views.challenge_offer, name="challenge_offer"),
 ]

@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import ratings, services
+from games import puzzles, ratings, services
 from games.forms import (
+    ChallengeForm,
     ConfirmForm,
     MatchForm,
     PlacementForm,
@@ -23,11 +24,14 @@ from games.forms import (
     first_error,
 )
 from games.models import (
+    ChallengeOffer,
+    DailyResult,
     Match,
     Move,
     Notification,
     PlayerStats,
     Profile,
+    Puzzle,
     Rating,
     RatingChange,
     Seat,
@@ -49,9 +53,9 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict = {}
     if request.user.is_authenticated:
         seats = Seat.objects.filter(player=request.user).select_related("match")
-        matches = seats.filter(match__kind=Match.Kind.MATCH).prefetch_related(
-            "match__seats__player"
-        )
+        matches = seats.filter(
+            match__kind__in=[Match.Kind.MATCH, Match.Kind.CHALLENGE]
+        ).prefetch_related("match__seats__player")
         active = matches.filter(match__status=Match.Status.ACTIVE, state=Seat.State.PLAYING)
         context["your_move"] = active.filter(deadline__isnull=False).order_by("deadline")
         context["waiting"] = active.filter(deadline__isnull=True).order_by("-match__started")
@@ -129,6 +133,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
     stats = PlayerStats.objects.filter(player=player).first()
     rating = Rating.objects.filter(player=player, pool=Rating.Pool.MATCH).first()
+    puzzle_rating = Rating.objects.filter(player=player, pool=Rating.Pool.PUZZLE).first()
     changes = list(
         RatingChange.objects.filter(player=player, pool=Rating.Pool.MATCH).order_by("id")
     )
@@ -143,6 +148,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "stats": stats,
         "rating": rating,
         "provisional": rating is not None and ratings.is_provisional(rating.games),
+        "puzzle_rating": puzzle_rating,
+        "puzzle_provisional": puzzle_rating is not None
+        and ratings.is_provisional(puzzle_rating.games),
+        "streak": puzzles.streak(player),
         "match_figures": match_figures,
         "chart": rating_chart_svg([c.after for c in changes], start=ratings.START),
         "recent": recent,
@@ -361,7 +370,9 @@ def _play_context(
     context["polling"] = match.status == Match.Status.WAITING or (
         match.status == Match.Status.ACTIVE and is_player and number is None
     )
-    if match.is_finished and match.is_solo:
+    if match.puzzle_id and match.is_finished:
+        context["par"] = match.puzzle.par if _finished_puzzle(request.user, match.puzzle) else None
+    if match.is_finished and match.kind == Match.Kind.SOLO:
         best = services.personal_best(me.player)
         context["best"] = best
         context["new_best"] = best is not None and me.score >= best
@@ -535,3 +546,150 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "next": round + 1 if round < game.rounds else None,
     }
     return render(request, "games/replay.html", context)
+
+
+# ------------------------------------------------------------------ puzzles
+
+
+def _start_tile_svg(puzzle: Puzzle) -> str:
+    board = Board.from_placements([puzzle.start_placement])
+    return board_svg(board, title=f"Start tile of {puzzle}", css_class="board small")
+
+
+def _finished_puzzle(user, puzzle: Puzzle) -> bool:
+    """Whether ``user`` may see the puzzle's par: after finishing it once."""
+    return (
+        user.is_authenticated
+        and Seat.objects.filter(
+            player=user, match__puzzle=puzzle, match__status=Match.Status.FINISHED
+        ).exists()
+    )
+
+
+@require_GET
+def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+    puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
+    if puzzle.daily_on is not None and puzzle.daily_on > puzzles.today():
+        raise Http404("This puzzle is not published yet.")
+    context = {
+        "puzzle": puzzle,
+        "start_svg": _start_tile_svg(puzzle),
+        "show_par": _finished_puzzle(request.user, puzzle),
+    }
+    return render(request, "games/puzzle.html", context)
+
+
+@login_required
+@require_POST
+def play_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+    puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
+    return redirect(puzzles.start_puzzle(request.user, puzzle))
+
+
+@require_GET
+def daily(request: HttpRequest) -> HttpResponse:
+    puzzle = puzzles.publish_daily()
+    day = puzzle.daily_on
+    results = list(DailyResult.objects.filter(day=day).select_related("player")[:100])
+    context = {
+        "puzzle": puzzle,
+        "day": day,
+        "start_svg": _start_tile_svg(puzzle),
+        "results": results,
+        "show_par": _finished_puzzle(request.user, puzzle),
+    }
+    if request.user.is_authenticated:
+        mine = Seat.objects.filter(player=request.user, match__puzzle=puzzle, match__daily=True)
+        context["counted"] = next((r for r in results if r.player_id == request.user.pk), None)
+        context["in_progress"] = mine.filter(match__status=Match.Status.ACTIVE).first()
+        context["streak"] = puzzles.streak(request.user)
+    return render(request, "games/daily.html", context)
+
+
+@login_required
+@require_POST
+def play_daily(request: HttpRequest) -> HttpResponse:
+    puzzle = puzzles.publish_daily()
+    ongoing = Seat.objects.filter(
+        player=request.user,
+        match__puzzle=puzzle,
+        match__daily=True,
+        match__status=Match.Status.ACTIVE,
+    ).first()
+    if ongoing is not None:
+        return redirect(ongoing.match)
+    return redirect(puzzles.start_puzzle(request.user, puzzle, daily=True))
+
+
+@require_GET
+def daily_archive(request: HttpRequest) -> HttpResponse:
+    days = list(
+        Puzzle.objects.filter(daily_on__lt=puzzles.today())
+        .order_by("-daily_on")
+        .annotate(players=Count("results"))[:60]
+    )
+    winners = {}
+    for result in DailyResult.objects.filter(puzzle__in=days).select_related("player"):
+        best = winners.get(result.puzzle_id)
+        if best is None or (result.score, -result.seconds) > (best.score, -best.seconds):
+            winners[result.puzzle_id] = result
+    rows = [(p, winners.get(p.pk)) for p in days]
+    return render(request, "games/daily_archive.html", {"rows": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_challenge(request: HttpRequest) -> HttpResponse:
+    initial = {"invite": request.GET.get("invite", "")}
+    form = ChallengeForm(_posted(request), initial=initial)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            offer = puzzles.offer_challenge(
+                request.user,
+                invite=data["invite"],
+                players=data["players"],
+                open=data["open"],
+                rated=data["rated"],
+                time_control=data["time_control"],
+            )
+        except MoveRefused as exc:
+            error = str(exc)
+        else:
+            return redirect("challenge_offer", offer.pk)
+    status = 400 if form.errors or error else 200
+    context = {"form": form, "error": error}
+    return render(request, "games/new_challenge.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
+    offer = get_object_or_404(
+        ChallengeOffer.objects.select_related("first", "second"),
+        pk=offer_id,
+        challenger=request.user,
+    )
+    error = ""
+    if request.method == "POST":
+        try:
+            puzzle_id = int(request.POST.get("puzzle", ""))
+            return redirect(puzzles.pick_challenge(offer.pk, request.user, puzzle_id))
+        except ValueError as exc:
+            error = str(exc) if isinstance(exc, MoveRefused) else "Pick one of the two puzzles."
+    if offer.match_id is not None and not error:
+        return redirect(offer.match)
+    choices = [(p, _start_tile_svg(p)) for p in offer.puzzles]
+    context = {"offer": offer, "choices": choices, "error": error}
+    return render(request, "games/challenge_offer.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        offer = puzzles.rematch(match_id, request.user)
+    except MoveRefused as exc:
+        return _game_page(request, match_id, status=400, error=str(exc))
+    return redirect("challenge_offer", offer.pk)

@@ -20,3 +20,11 @@ def duration(value: timedelta | None) -> str:
 @register.filter
 def get_item(mapping: dict, key):
     return mapping.get(key)
+
+
+@register.filter
+def seconds(value: int) -> str:
+    """A duration in seconds as "1:05:09" or "5:09"."""
+    minutes, secs = divmod(int(value), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"

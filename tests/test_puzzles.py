@@ -1,0 +1,319 @@
+import random
+import re
+import threading
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.urls import reverse
+from django.utils import timezone
+
+from games import puzzles, services
+from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Rating, Seat
+from games.nmbr9 import deal
+from games.nmbr9.policy import choose
+from games.nmbr9.puzzle import par as search_par
+from games.nmbr9.puzzle import puzzle as puzzle_deal
+from games.services import MoveRefused
+from games.tasks import publish_daily
+from tests.test_match_views import normalised
+from tests.test_tasks import wait_for
+
+pytestmark = pytest.mark.django_db
+
+
+def make_puzzles(*seeds: int) -> list[Puzzle]:
+    return [Puzzle.objects.create(seed=s, start=str(puzzle_deal(s).start)) for s in seeds]
+
+
+def finish(match, player) -> Seat:
+    """Play the policy's placements until the player's puzzle or challenge is over."""
+    while True:
+        seat = Seat.objects.get(match=match, player=player)
+        game = services.load_state(match, seat).game
+        number = game.current_number(seat.index)
+        if number is None:
+            return seat
+        p = choose(game.board(seat.index), number)
+        services.place(match.pk, player, x=p.x, y=p.y, rotation=p.rotation, round=seat.placed + 1)
+
+
+def test_the_command_makes_puzzles_with_a_progress_bar():
+    out = StringIO()
+    call_command("make_puzzles", "3", stdout=out)
+    assert Puzzle.objects.count() == 3
+    assert "[##############################] 3/3" in out.getvalue()
+    for p in Puzzle.objects.all():
+        assert p.start == str(puzzle_deal(p.seed).start)
+
+
+def test_par_is_computed_once():
+    (p,) = make_puzzles(5)
+    score = puzzles.compute_par(p.pk)
+    p.refresh_from_db()
+    assert p.par == score > 0
+    assert puzzles.compute_par(p.pk) is None
+
+
+def test_a_practice_puzzle_starts_with_its_first_tile_placed(client, alice):
+    (p,) = make_puzzles(11)
+    client.force_login(alice)
+    response = client.post(reverse("play_puzzle", args=[p.pk]))
+    match = Match.objects.get()
+    assert response.url == match.get_absolute_url()
+    seat = match.seats.get()
+    assert seat.placed == 1
+    assert seat.moves.get().placement == p.start_placement
+    page = client.get(match.get_absolute_url()).text
+    assert "Round <strong>2</strong> of 20" in page
+    assert f"data-current>{deal(11)[0][1]}<" in page
+
+
+def test_the_daily_is_published_once_per_day_however_often_or_late():
+    make_puzzles(1, 2, 3)
+    first = puzzles.publish_daily()
+    again = puzzles.publish_daily()
+    assert first.pk == again.pk
+    assert Puzzle.objects.filter(daily_on=puzzles.today()).count() == 1
+    tomorrow = puzzles.publish_daily(puzzles.today() + timedelta(days=1))
+    assert tomorrow.pk != first.pk
+    late = puzzles.publish_daily(puzzles.today() + timedelta(days=1))
+    assert late.pk == tomorrow.pk
+
+
+def test_publishing_makes_a_puzzle_when_none_is_left():
+    assert Puzzle.objects.count() == 0
+    daily = puzzles.publish_daily()
+    assert daily.daily_on == puzzles.today()
+
+
+def test_the_daily_counts_the_first_finished_attempt(client, alice, bob):
+    make_puzzles(21, 22)
+    client.force_login(alice)
+    page = client.get(reverse("daily"))
+    assert page.status_code == 200 and "data-par" not in page.text
+    client.post(reverse("play_daily"))
+    match = Match.objects.get(daily=True)
+    assert client.post(reverse("play_daily")).url == match.get_absolute_url()
+    seat = finish(match, alice)
+    result = DailyResult.objects.get()
+    assert (result.player, result.score, result.match) == (alice, seat.score, match)
+    client.post(reverse("play_daily"))
+    second = Match.objects.filter(daily=True).exclude(pk=match.pk).get()
+    finish(second, alice)
+    assert DailyResult.objects.count() == 1
+    puzzles.compute_par(match.puzzle_id)
+    page = client.get(reverse("daily")).text
+    assert "data-leaderboard" in page and f"<td>{seat.score}</td>" in page
+    assert "data-par" in page and "data-streak>1<" in page
+    client.force_login(bob)
+    assert "data-par" not in client.get(reverse("daily")).text
+
+
+def test_the_streak_counts_days_in_a_row(alice):
+    today = puzzles.today()
+    for offset, seed in ((0, 31), (1, 32), (2, 33), (4, 34)):
+        (p,) = make_puzzles(seed)
+        match = puzzles.start_puzzle(alice, p)
+        DailyResult.objects.create(
+            day=today - timedelta(days=offset),
+            puzzle=p,
+            player=alice,
+            match=match,
+            score=10,
+            seconds=60,
+        )
+    assert puzzles.streak(alice) == 3
+    assert puzzles.streak(alice, day=today + timedelta(days=1)) == 3
+    assert puzzles.streak(alice, day=today + timedelta(days=2)) == 0
+
+
+def test_the_archive_lists_past_dailies_with_winners(client, alice, bob):
+    a, b = make_puzzles(41, 42)
+    yesterday = puzzles.today() - timedelta(days=1)
+    Puzzle.objects.filter(pk=a.pk).update(daily_on=yesterday)
+    for player, score in ((alice, 50), (bob, 70)):
+        match = puzzles.start_puzzle(player, a)
+        DailyResult.objects.create(
+            day=yesterday, puzzle=a, player=player, match=match, score=score, seconds=99
+        )
+    page = client.get(reverse("daily_archive")).text
+    assert f'data-archive="{a.pk}"' in page and "bob</a> (70)" in page
+    assert f'data-archive="{b.pk}"' not in page
+
+
+def seeds_sharing_the_first_two_tiles() -> tuple[int, int]:
+    """Two puzzles with the same start tile and second tile, and different third tiles."""
+    seen: dict[tuple[str, int], int] = {}
+    for seed in range(5000):
+        cards = deal(seed)[0]
+        other = seen.setdefault((str(puzzle_deal(seed).start), cards[1]), seed)
+        if other != seed and deal(other)[0][2] != cards[2]:
+            return other, seed
+    raise AssertionError("no such seeds")
+
+
+def without_puzzle_id(text: str, pk: int) -> str:
+    for mark in ("#{}", 'data-puzzle="{}"', "/puzzle/{}/"):
+        text = text.replace(mark.format(pk), mark.format("P"))
+    return text
+
+
+def test_no_puzzle_page_reveals_the_order(client, alice):
+    """Two puzzles that differ only in tiles not yet revealed give identical pages."""
+    pages = []
+    for seed in seeds_sharing_the_first_two_tiles():
+        Match.objects.all().delete()
+        Puzzle.objects.all().delete()
+        (p,) = make_puzzles(seed)
+        Puzzle.objects.filter(pk=p.pk).update(daily_on=puzzles.today(), par=77)
+        client.force_login(alice)
+        client.post(reverse("play_daily"))
+        match = Match.objects.get()
+        url = match.get_absolute_url()
+        texts = [
+            client.get(reverse("daily")).text,
+            client.get(reverse("puzzle", args=[p.pk])).text,
+            client.get(url).text,
+            client.get(url, HTTP_HX_REQUEST="true").text,
+        ]
+        pages.append([without_puzzle_id(normalised(t, match), p.pk) for t in texts])
+    assert pages[0] == pages[1]
+
+
+def test_an_offer_has_two_distinct_unplayed_random_puzzles(alice, bob):
+    made = make_puzzles(*range(100, 110))
+    for p in made[:6]:
+        puzzles.start_puzzle(alice, p)
+    seen = set()
+    for i in range(30):
+        offer = puzzles.offer_challenge(
+            alice,
+            invite=["bob"],
+            players=2,
+            open=False,
+            rated=True,
+            time_control="1d",
+            rng=random.Random(i),
+        )
+        assert offer.first_id != offer.second_id
+        assert {offer.first_id, offer.second_id} <= {p.pk for p in made[6:]}
+        seen |= {offer.first_id, offer.second_id}
+    assert len(seen) == 4
+
+
+def test_an_offer_refuses_bad_settings_and_makes_nothing(alice):
+    make_puzzles(1, 2)
+    with pytest.raises(MoveRefused, match="No player is called nobody"):
+        puzzles.offer_challenge(
+            alice, invite=["nobody"], players=2, open=False, rated=True, time_control="1d"
+        )
+    assert ChallengeOffer.objects.count() == 0
+
+
+def test_a_challenge_is_picked_played_rated_and_rematched(client, alice, bob):
+    make_puzzles(*range(200, 206))
+    client.force_login(alice)
+    response = client.post(
+        reverse("new_challenge"),
+        {"invite": "bob", "players": "2", "time_control": "1d", "rated": "on"},
+    )
+    offer = ChallengeOffer.objects.get()
+    assert response.url == reverse("challenge_offer", args=[offer.pk])
+    page = client.get(response.url).text
+    assert page.count('data-puzzle="') == 2
+    other = Puzzle.objects.exclude(pk__in=[offer.first_id, offer.second_id]).first()
+    bad = client.post(response.url, {"puzzle": other.pk})
+    assert bad.status_code == 400 and "one of the two" in bad.text
+    picked = client.post(response.url, {"puzzle": offer.second_id})
+    match = Match.objects.get(kind=Match.Kind.CHALLENGE)
+    assert picked.url == match.get_absolute_url()
+    assert (match.puzzle_id, match.pace, match.seed) == (offer.second_id, "free", match.puzzle.seed)
+    assert client.post(response.url, {"puzzle": offer.first_id}).status_code == 400
+    client.force_login(bob)
+    client.post(reverse("join", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert all(s.placed == 1 for s in match.seats.all())
+    finish(match, alice)
+    bob_seat = finish(match, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert services.rate_match(match.pk)
+    pools = set(Rating.objects.values_list("pool", flat=True))
+    assert pools == {Rating.Pool.PUZZLE}
+    puzzles.compute_par(match.puzzle_id)
+    page = client.get(match.get_absolute_url()).text
+    assert "Rematch" in page and "data-par" in page
+    # Same deal, same policy: identical displays, so the first place is shared.
+    assert sorted(match.seats.values_list("rank", flat=True)) == [1, 1]
+    assert bob_seat.score == Seat.objects.get(match=match, player=alice).score
+    response = client.post(reverse("rematch", args=[match.pk]))
+    new = ChallengeOffer.objects.exclude(pk=offer.pk).get()
+    assert response.url == reverse("challenge_offer", args=[new.pk])
+    assert new.challenger == bob and new.invite == "alice"
+    assert match.puzzle_id not in (new.first_id, new.second_id)
+    profile = client.get(reverse("profile", args=["bob"])).text
+    assert re.search(r'data-stat="puzzle-rating">\d+\?<', profile)
+
+
+def test_unanswered_challenges_expire_after_three_days(alice, bob):
+    make_puzzles(301, 302)
+    offer = puzzles.offer_challenge(
+        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+    )
+    match = puzzles.pick_challenge(offer.pk, alice, offer.first_id)
+    assert puzzles.expire_challenges(now=timezone.now() + timedelta(days=2)) == 0
+    assert puzzles.expire_challenges(now=timezone.now() + timedelta(days=3, minutes=1)) == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.CANCELLED
+    assert puzzles.expire_challenges(now=timezone.now() + timedelta(days=4)) == 0
+
+
+@pytest.mark.worker
+def test_the_beat_job_run_twice_by_the_worker_publishes_one_daily(celery_worker):
+    make_puzzles(31, 32, 33)
+    publish_daily.delay()
+    publish_daily.delay()
+    daily = wait_for(lambda: puzzles.daily_puzzle())
+    # The refill the first run asks for is queued behind the second run.
+    wait_for(lambda: Puzzle.objects.count() >= 3 + puzzles.REFILL, timeout=30)
+    assert Puzzle.objects.filter(daily_on__isnull=False).count() == 1
+    assert daily.daily_on == puzzles.today()
+
+
+@pytest.mark.worker
+def test_new_puzzles_get_their_par_from_the_worker(celery_worker):
+    call_command("make_puzzles", "2", stdout=StringIO())
+    wait_for(lambda: Puzzle.objects.filter(par__isnull=False).count() == 2, timeout=30)
+    for p in Puzzle.objects.all():
+        assert p.par == search_par(puzzle_deal(p.seed)).score
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_publications_agree_on_one_daily():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's concurrent transactions")
+    make_puzzles(41, 42, 43, 44)
+    barrier = threading.Barrier(4)
+    published, errors = [], []
+
+    def publish():
+        try:
+            barrier.wait()
+            published.append(puzzles.publish_daily().pk)
+        except Exception as exc:  # collected and reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=publish) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(set(published)) == 1 and len(published) == 4
+    assert Puzzle.objects.filter(daily_on__isnull=False).get().pk == published[0]
