@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import puzzles, services
-from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Rating, Seat
+from games.models import ChallengeOffer, DailyResult, Match, Move, Puzzle, Rating, Seat
 from games.nmbr9 import deal
 from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import par as search_par
@@ -317,3 +317,38 @@ def test_simultaneous_publications_agree_on_one_daily():
     assert errors == []
     assert len(set(published)) == 1 and len(published) == 4
     assert Puzzle.objects.filter(daily_on__isnull=False).get().pk == published[0]
+
+
+def offer_and_pick(client, user, **data):
+    client.force_login(user)
+    form = {"invite": "", "players": 2, "time_control": "1d", "rated": "on", **data}
+    response = client.post(reverse("new_challenge"), form)
+    assert response.status_code == 302, response.text
+    offer = ChallengeOffer.objects.get(pk=int(response.url.rstrip("/").split("/")[-1]))
+    client.post(response.url, {"puzzle": offer.first_id})
+    return Match.objects.get(kind=Match.Kind.CHALLENGE, puzzle_id=offer.first_id)
+
+
+def test_an_open_challenge_waits_in_the_lobby_until_someone_joins(client, alice, bob):
+    make_puzzles(51, 52, 53)
+    match = offer_and_pick(client, alice, open="on")
+    assert match.status == Match.Status.WAITING and match.open
+    client.force_login(bob)
+    assert f'href="{match.get_absolute_url()}"' in client.get(reverse("lobby")).text
+    assert client.post(reverse("join", args=[match.pk])).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert sorted(match.seats.values_list("placed", flat=True)) == [1, 1]
+
+
+def test_a_declined_challenge_is_called_off(client, alice, bob):
+    make_puzzles(61, 62, 63)
+    match = offer_and_pick(client, alice, invite="bob")
+    client.force_login(bob)
+    assert "invitation" in client.get(reverse("home")).text
+    assert client.post(reverse("decline", args=[match.pk])).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.CANCELLED
+    assert not Move.objects.filter(seat__match=match).exists()
+    again = client.post(reverse("decline", args=[match.pk]))
+    assert again.status_code == 400 and "no invitation of yours" in again.text
