@@ -367,7 +367,7 @@ def expire(seat_id: int, *, now: datetime | None = None) -> bool:
         _record_move(seat, game, placement, level)
         seat.strikes += 1
         seat.total_strikes += 1
-        if seat.strikes >= 2:
+        if seat.strikes >= 2 and not game.finished(seat.index):
             _leave(seat, game, Seat.State.DROPPED)
             text = "You missed two moves in a row and were dropped from the match."
         else:
@@ -384,6 +384,8 @@ def resign(match_id: int, player) -> None:
         if match.status != Match.Status.ACTIVE or seat.has_left:
             raise MoveRefused("You can only resign from a match you are playing.")
         game = engine_game(match, seats, _moves(match))
+        if game.finished(seat.index):
+            raise MoveRefused("You have placed all your tiles: your score stands.")
         _leave(seat, game, Seat.State.RESIGNED)
         for other in seats:
             if other.pk != seat.pk:

@@ -1,0 +1,896 @@
+"""Match services called directly (no worker): creation, invitations, play, expiry, Elo.
+
+Every test checks the database after the call, not only the return value.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from games import ratings, services
+from games.models import Match, Move, Notification, Profile, Rating, RatingChange, Seat
+from games.nmbr9 import Board, Game, deal
+from games.nmbr9.policy import choose
+from games.services import MoveRefused
+
+pytestmark = pytest.mark.django_db
+
+HOUR = timedelta(hours=1)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def make_match(creator, *others, pace="rounds", seed=7, rated=True, removed=0, time_control="1h"):
+    """A started match: ``creator`` invites ``others``, who all accept."""
+    match = services.create_match(
+        creator,
+        players=1 + len(others),
+        pace=pace,
+        time_control=time_control,
+        rated=rated,
+        removed=removed,
+        invite=[u.username for u in others],
+        seed=seed,
+    )
+    for user in others:
+        services.join(match.pk, user)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    return match
+
+
+def seat_of(match, user) -> Seat:
+    return Seat.objects.get(match=match, player=user)
+
+
+def game_of(match) -> Game:
+    match.refresh_from_db()
+    seats = list(match.seats.all())
+    return services.load_state(match, seats[0], seats).game
+
+
+def choice(match, user):
+    """The policy's placement of ``user``'s current tile, and the round it is for."""
+    seat = seat_of(match, user)
+    game = game_of(match)
+    number = game.current_number(seat.index)
+    assert number is not None, f"{user} has no tile to place"
+    return choose(game.board(seat.index), number), game.round_of(seat.index)
+
+
+def play(match, user):
+    placement, round = choice(match, user)
+    return services.place(
+        match.pk, user, x=placement.x, y=placement.y, rotation=placement.rotation, round=round
+    )
+
+
+def make_due(seat) -> None:
+    """Move the seat's deadline into the past, as if its time had run out."""
+    Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+
+
+def play_to_end(match, users) -> None:
+    """Everybody still in plays the policy's tile until the match is over."""
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            return
+        game = game_of(match)
+        for user in users:
+            if game.current_number(seat_of(match, user).index) is not None:
+                play(match, user)
+    raise AssertionError("the match did not end")
+
+
+def your_move(match, user) -> int:
+    return Notification.objects.filter(
+        player=user, match=match, text=f"Your move in {match}."
+    ).count()
+
+
+@pytest.fixture
+def dave(db) -> User:
+    return User.objects.create_user("dave", "dave@example.com", "a-Long-pa55word")
+
+
+@pytest.fixture
+def eager_tasks():
+    """Celery tasks queued on commit run at once, in this process (no worker, no Redis)."""
+    from nmbr9site.celery import app
+
+    old = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = old
+
+
+# ------------------------------------------------------------------ creating
+
+
+@pytest.mark.parametrize(
+    "changes,message",
+    [
+        ({"players": 1, "invite": [], "open": True}, "2 to 6 players"),
+        ({"players": 7, "invite": [], "open": True}, "2 to 6 players"),
+        ({"players": 2, "invite": ["nobody"]}, "No player is called nobody"),
+        ({"players": 2, "invite": ["alice"]}, "invite somebody else"),
+        ({"players": 2, "invite": ["bob", "carol"]}, "room for 1 invitations"),
+        ({"players": 3, "invite": ["bob"], "open": False}, "Invite a player for every seat"),
+        ({"players": 2, "invite": ["bob"], "time_control": "2h"}, "time per move"),
+        ({"players": 2, "invite": ["bob"], "pace": "fast"}, "pace"),
+        ({"players": 2, "invite": ["bob"], "removed": 5}, "Remove 0 to 4"),
+    ],
+)
+def test_create_match_refuses_bad_settings_and_creates_nothing(alice, bob, carol, changes, message):
+    arguments = {"pace": "rounds", "time_control": "1h", "rated": True} | changes
+    with pytest.raises(MoveRefused, match=message):
+        services.create_match(alice, **arguments)
+    assert Match.objects.count() == 0
+    assert Seat.objects.count() == 0
+    assert Notification.objects.count() == 0
+
+
+def test_invited_seats_wait_for_the_invitees_who_are_notified(alice, bob, carol):
+    match = services.create_match(
+        alice, players=3, pace="free", time_control="12h", rated=False, invite=["bob", "carol"]
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING and match.started is None
+    assert match.time_per_move == timedelta(hours=12)
+    states = [(s.player.username, s.index, s.state) for s in match.seats.order_by("index")]
+    assert states == [("alice", 0, "playing"), ("bob", 1, "invited"), ("carol", 2, "invited")]
+    assert all(s.deadline is None for s in match.seats.all())
+    for user in (bob, carol):
+        assert Notification.objects.filter(player=user, match=match).count() == 1
+    assert not Notification.objects.filter(player=alice).exists()
+
+
+def test_invitees_accept_by_joining_and_the_match_starts_when_all_have(alice, bob, carol):
+    match = services.create_match(
+        alice, players=3, pace="rounds", time_control="1h", rated=True, invite=["bob", "carol"]
+    )
+    services.join(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING
+    assert seat_of(match, bob).state == Seat.State.PLAYING
+    assert seat_of(match, carol).state == Seat.State.INVITED
+    assert Seat.objects.filter(deadline__isnull=False).count() == 0
+
+    before = timezone.now()
+    services.join(match.pk, carol)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert before <= match.started <= timezone.now()
+    seats = list(match.seats.all())
+    assert [s.state for s in seats] == ["playing"] * 3
+    assert all(s.deadline == match.started + HOUR for s in seats)
+    assert all(s.strikes == 0 and s.extensions_left == 2 for s in seats)
+
+    with pytest.raises(MoveRefused, match="not waiting"):
+        services.join(match.pk, carol)
+
+
+def test_declining_an_invitation_cancels_the_match_and_tells_everybody(alice, bob, carol):
+    match = services.create_match(
+        alice, players=3, pace="rounds", time_control="1h", rated=True, invite=["bob", "carol"]
+    )
+    with pytest.raises(MoveRefused, match="no invitation of yours"):
+        services.decline(match.pk, alice)
+    services.decline(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.CANCELLED and match.finished is not None
+    for user in (alice, bob, carol):
+        assert Notification.objects.filter(
+            player=user, match=match, text="bob declined the match."
+        ).exists()
+    with pytest.raises(MoveRefused):
+        services.decline(match.pk, carol)
+    with pytest.raises(MoveRefused, match="not waiting"):
+        services.join(match.pk, carol)
+    assert seat_of(match, carol).state == Seat.State.INVITED
+
+
+def test_only_the_creator_cancels_and_only_while_waiting(alice, bob, carol):
+    match = services.create_match(
+        alice, players=2, pace="rounds", time_control="1h", rated=True, invite=["bob"]
+    )
+    with pytest.raises(MoveRefused, match="Only the player who created"):
+        services.cancel(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING
+    services.cancel(match.pk, alice)
+    match.refresh_from_db()
+    assert match.status == Match.Status.CANCELLED
+    assert Notification.objects.filter(text="alice cancelled the match.").count() == 2
+
+    started = make_match(alice, carol)
+    with pytest.raises(MoveRefused, match="resign instead"):
+        services.cancel(started.pk, alice)
+    started.refresh_from_db()
+    assert started.status == Match.Status.ACTIVE and started.finished is None
+
+
+def test_an_open_seek_fills_up_and_starts(alice, bob, carol, dave):
+    match = services.create_match(
+        alice, players=3, pace="free", time_control="1d", rated=False, open=True
+    )
+    assert [s.player_id for s in match.seats.all()] == [alice.pk]
+    with pytest.raises(MoveRefused, match="already in this match"):
+        services.join(match.pk, alice)
+
+    services.join(match.pk, bob)
+    with pytest.raises(MoveRefused, match="already in this match"):
+        services.join(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING
+    assert [(s.player_id, s.index) for s in match.seats.all()] == [(alice.pk, 0), (bob.pk, 1)]
+
+    services.join(match.pk, carol)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.started is not None
+    seats = list(match.seats.all())
+    assert [(s.player_id, s.index, s.state) for s in seats] == [
+        (alice.pk, 0, "playing"),
+        (bob.pk, 1, "playing"),
+        (carol.pk, 2, "playing"),
+    ]
+    assert all(s.deadline == match.started + timedelta(days=1) for s in seats)
+
+    with pytest.raises(MoveRefused, match="not waiting"):
+        services.join(match.pk, dave)
+    assert match.seats.count() == 3
+
+
+def test_joining_a_full_or_closed_match_is_refused(alice, bob, carol, dave):
+    full = services.create_match(
+        alice, players=2, pace="rounds", time_control="1h", rated=True, invite=["bob"], open=True
+    )
+    with pytest.raises(MoveRefused, match="no free seat"):
+        services.join(full.pk, carol)
+    closed = services.create_match(
+        alice, players=3, pace="rounds", time_control="1h", rated=True, invite=["bob", "carol"]
+    )
+    with pytest.raises(MoveRefused, match="no free seat"):
+        services.join(closed.pk, dave)
+    assert not Seat.objects.filter(player=carol, match=full).exists()
+    assert not Seat.objects.filter(player=dave).exists()
+    for match in (full, closed):
+        match.refresh_from_db()
+        assert match.status == Match.Status.WAITING
+
+
+# ------------------------------------------------------------------ pace
+
+
+def test_rounds_pace_waits_for_everybody_then_everybody_gets_a_new_deadline(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    started_deadline = seat_of(match, bob).deadline
+
+    play(match, alice)
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    assert (a.placed, a.deadline) == (1, None)
+    assert (b.placed, b.deadline) == (0, started_deadline)
+    game = game_of(match)
+    assert game.current_number(a.index) is None
+    assert game.round_of(b.index) == 1 and game.completed_rounds() == 0
+
+    placement, _ = choice(match, bob)
+    with pytest.raises(MoveRefused, match="Wait for the other players"):
+        services.place(match.pk, alice, x=0, y=0, rotation=0, round=2)
+    with pytest.raises(MoveRefused, match="Round 3 has not started"):
+        services.place(match.pk, alice, x=0, y=0, rotation=0, round=3)
+    assert Move.objects.filter(seat=a).count() == 1
+
+    before = timezone.now()
+    services.place(
+        match.pk, bob, x=placement.x, y=placement.y, rotation=placement.rotation, round=1
+    )
+    after = timezone.now()
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    assert a.placed == b.placed == 1
+    assert a.deadline == b.deadline
+    assert before + HOUR <= a.deadline <= after + HOUR
+    game = game_of(match)
+    cards, _ = deal(7)
+    assert game.completed_rounds() == 1
+    assert game.current_number(0) == game.current_number(1) == cards[1]
+
+
+def test_free_pace_lets_a_player_move_ahead_alone(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    bob_deadline = seat_of(match, bob).deadline
+    for round in (1, 2, 3):
+        before = timezone.now()
+        play(match, alice)
+        a = seat_of(match, alice)
+        assert a.placed == round
+        assert before + HOUR <= a.deadline <= timezone.now() + HOUR
+    assert list(Move.objects.filter(seat__match=match).values_list("round", flat=True)) == [
+        1,
+        2,
+        3,
+    ]
+    b = seat_of(match, bob)
+    assert (b.placed, b.deadline) == (0, bob_deadline)
+    game = game_of(match)
+    assert game.round_of(0) == 4 and game.round_of(1) == 1
+
+
+def test_a_double_submit_of_the_same_tile_is_accepted_once(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    placement, round = choice(match, alice)
+    at = {"x": placement.x, "y": placement.y, "rotation": placement.rotation, "round": round}
+    services.place(match.pk, alice, **at)
+    state = services.place(match.pk, alice, **at)
+    assert state.game.placed(0) == 1
+    assert Move.objects.filter(seat__player=alice).count() == 1
+    with pytest.raises(MoveRefused, match="already placed"):
+        services.place(match.pk, alice, **(at | {"x": placement.x + 5}))
+    assert seat_of(match, alice).placed == 1
+
+
+# ------------------------------------------------------------------ expiry
+
+
+@pytest.mark.parametrize("pace", ["rounds", "free"])
+def test_expire_places_the_fallback_tile_and_gives_a_strike(alice, bob, pace):
+    match = make_match(alice, bob, pace=pace)
+    bob_deadline = seat_of(match, bob).deadline
+    seat = seat_of(match, alice)
+    make_due(seat)
+    expected = Game(2, seed=7, pace=pace).fallback(seat.index)
+
+    before = timezone.now()
+    assert services.expire(seat.pk) is True
+    seat.refresh_from_db()
+    move = Move.objects.get(seat=seat)
+    assert (move.round, move.placement) == (1, expected)
+    assert move.level == Board().place(expected) == 0
+    assert (seat.placed, seat.strikes, seat.total_strikes, seat.state) == (1, 1, 1, "playing")
+    if pace == "free":
+        assert before + HOUR <= seat.deadline <= timezone.now() + HOUR
+    else:
+        assert seat.deadline is None  # waiting for bob's tile of round 1
+    assert seat_of(match, bob).deadline == bob_deadline
+    assert Notification.objects.filter(
+        player=alice, match=match, text__startswith="Your time ran out"
+    ).exists()
+
+
+def test_expiring_twice_acts_once(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    seat = seat_of(match, alice)
+    make_due(seat)
+    assert services.expire(seat.pk) is True
+    assert services.expire(seat.pk) is False
+    seat.refresh_from_db()
+    assert Move.objects.filter(seat=seat).count() == 1
+    assert (seat.placed, seat.strikes, seat.total_strikes) == (1, 1, 1)
+    assert seat.deadline > timezone.now()
+
+
+def test_expire_does_nothing_before_the_deadline(alice, bob):
+    match = make_match(alice, bob)
+    seat = seat_of(match, alice)
+    deadline = seat.deadline
+    assert services.expire(seat.pk) is False
+    assert services.expire(seat.pk, now=deadline - timedelta(seconds=1)) is False
+    seat.refresh_from_db()
+    assert seat.deadline == deadline and seat.strikes == 0 and seat.placed == 0
+    assert not Move.objects.exists()
+
+
+def test_expire_does_nothing_when_the_match_is_not_active(alice, bob):
+    match = make_match(alice, bob)
+    seat = seat_of(match, alice)
+    make_due(seat)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.CANCELLED)
+    assert services.expire(seat.pk) is False
+    assert not Move.objects.exists()
+    assert services.due_seats() == []
+
+
+def test_two_expiries_in_a_row_drop_the_seat_and_nobody_waits_for_it(alice, bob):
+    match = make_match(alice, bob, pace="rounds", removed=4)
+    a = seat_of(match, alice)
+    make_due(a)
+    assert services.expire(a.pk)
+    play(match, bob)  # round 1 complete
+    a.refresh_from_db()
+    assert a.strikes == 1 and a.deadline is not None
+    make_due(a)
+    assert services.expire(a.pk)
+
+    a.refresh_from_db()
+    assert a.state == Seat.State.DROPPED and a.has_left
+    assert (a.placed, a.strikes, a.total_strikes, a.deadline) == (2, 2, 2, None)
+    assert a.left_after == 3  # both tiles of round 1 and her own of round 2
+    assert Notification.objects.filter(player=alice, text__contains="were dropped").exists()
+    assert services.expire(a.pk) is False
+    assert services.due_seats(timezone.now() + timedelta(days=30)) == [seat_of(match, bob).pk]
+
+    play(match, bob)  # round 2
+    game = game_of(match)
+    assert game.current_number(seat_of(match, bob).index) is not None  # round 3 at once
+    assert seat_of(match, bob).deadline is not None
+    with pytest.raises(MoveRefused, match="left this match"):
+        services.place(match.pk, alice, x=0, y=0, rotation=0, round=3)
+
+    play_to_end(match, [bob])
+    match.refresh_from_db()
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    assert match.status == Match.Status.FINISHED and match.finished is not None
+    assert (a.rank, b.rank) == (2, 1)
+    assert (a.placed, b.placed) == (2, 16)
+    assert a.deadline is None and b.deadline is None
+
+
+def test_a_second_strike_on_the_last_tile_does_not_break_the_match(alice, bob):
+    """The fallback tile placed for the last round completes the display: nothing to drop."""
+    match = make_match(alice, bob, pace="free", removed=4)
+    for _ in range(14):
+        play(match, alice)
+    a = seat_of(match, alice)
+    for round in (15, 16):
+        make_due(a)
+        assert services.expire(a.pk) is True
+        a.refresh_from_db()
+        assert a.placed == round
+    assert (a.strikes, a.total_strikes, a.deadline) == (2, 2, None)
+    assert Move.objects.filter(seat=a).count() == 16
+    game = game_of(match)
+    assert game.finished(a.index) and not game.is_over()
+
+    play_to_end(match, [bob])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    outcome = game_of(match).outcome()
+    assert (a.rank, b.rank) == outcome.ranks
+    assert (a.score, b.score) == outcome.scores
+
+
+def test_a_second_strike_that_ends_the_match_finishes_it(alice, bob):
+    match = make_match(alice, bob, pace="rounds", removed=4)
+    for _ in range(14):
+        play(match, alice)
+        play(match, bob)
+    a = seat_of(match, alice)
+    make_due(a)
+    assert services.expire(a.pk)
+    play(match, bob)
+    play(match, bob)  # bob's last tile: only alice's is missing
+    a.refresh_from_db()
+    assert a.strikes == 1 and a.placed == 15
+    make_due(a)
+    assert services.expire(a.pk) is True
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    assert (a.placed, b.placed) == (16, 16)
+    assert {a.rank, b.rank} <= {1, 2} and a.rank is not None and b.rank is not None
+
+
+def test_a_move_of_ones_own_clears_the_strikes(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
+    make_due(a)
+    assert services.expire(a.pk)
+    a.refresh_from_db()
+    assert a.strikes == 1
+    play(match, alice)
+    a.refresh_from_db()
+    assert a.strikes == 0 and a.total_strikes == 1
+    make_due(a)
+    assert services.expire(a.pk)
+    a.refresh_from_db()
+    assert a.state == Seat.State.PLAYING
+    assert (a.strikes, a.total_strikes, a.placed) == (1, 2, 3)
+    assert a.deadline is not None
+
+
+# ------------------------------------------------------------------ resigning
+
+
+def test_a_resigned_player_is_ranked_last_and_the_others_play_on(alice, bob, carol):
+    match = make_match(alice, bob, carol, pace="rounds", removed=4)
+    play(match, alice)
+    play(match, bob)
+    services.resign(match.pk, carol)  # the round was waiting only for carol
+
+    c = seat_of(match, carol)
+    assert c.state == Seat.State.RESIGNED and c.deadline is None and c.left_after == 2
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert seat_of(match, alice).deadline is not None and seat_of(match, bob).deadline is not None
+    assert game_of(match).completed_rounds() == 1
+    for user in (alice, bob):
+        assert Notification.objects.filter(player=user, text="carol resigned.").exists()
+    with pytest.raises(MoveRefused, match="only resign from a match you are playing"):
+        services.resign(match.pk, carol)
+    with pytest.raises(MoveRefused, match="left this match"):
+        services.place(match.pk, carol, x=0, y=0, rotation=0, round=1)
+
+    play_to_end(match, [alice, bob])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    a, b, c = (seat_of(match, u) for u in (alice, bob, carol))
+    assert c.rank == 3
+    assert sorted([a.rank, b.rank]) in ([1, 2], [1, 1])
+    assert (a.placed, b.placed, c.placed) == (16, 16, 0)
+
+
+def test_the_last_player_left_plays_on_to_the_end(alice, bob):
+    match = make_match(alice, bob, pace="rounds", removed=4)
+    play(match, alice)
+    services.resign(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE  # the engine only ends when alice is done
+    a = seat_of(match, alice)
+    assert a.deadline is not None and a.placed == 1
+    game = game_of(match)
+    assert not game.is_over() and game.current_number(a.index) is not None
+
+    play_to_end(match, [alice])
+    match.refresh_from_db()
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    assert match.status == Match.Status.FINISHED
+    assert (a.rank, b.rank) == (1, 2)
+    assert (a.placed, b.placed) == (16, 0)
+    assert Notification.objects.filter(player=bob, text__contains="you finished #2").exists()
+
+
+def test_resigning_after_the_last_tile_is_refused(client, alice, bob):
+    match = make_match(alice, bob, pace="free", removed=4)
+    for _ in range(16):
+        play(match, alice)
+    with pytest.raises(MoveRefused, match="placed all your tiles"):
+        services.resign(match.pk, alice)
+    client.force_login(alice)
+    assert "Resign the match" not in client.get(match.get_absolute_url()).text
+    refused = client.post(reverse("resign", args=[match.pk]))
+    assert refused.status_code == 400 and "your score stands" in refused.text
+    a = seat_of(match, alice)
+    assert a.state == Seat.State.PLAYING and a.left_after is None
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+
+# ------------------------------------------------------------------ extensions
+
+
+def test_extend_adds_a_day_twice_per_match(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
+    deadline = a.deadline
+    Seat.objects.filter(pk=a.pk).update(reminded=True)
+    assert services.extend(match.pk, alice) == deadline + timedelta(days=1)
+    a.refresh_from_db()
+    assert (a.deadline, a.extensions_left, a.reminded) == (deadline + timedelta(days=1), 1, False)
+    play(match, alice)  # the allowance is per match, not per move
+    deadline = seat_of(match, alice).deadline
+    assert services.extend(match.pk, alice) == deadline + timedelta(days=1)
+    with pytest.raises(MoveRefused, match="used all your extensions"):
+        services.extend(match.pk, alice)
+    a.refresh_from_db()
+    assert (a.deadline, a.extensions_left) == (deadline + timedelta(days=1), 0)
+    assert seat_of(match, bob).extensions_left == 2
+
+
+def test_extend_needs_a_running_deadline(alice, bob, carol):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    with pytest.raises(MoveRefused, match="no running deadline"):
+        services.extend(match.pk, alice)
+    a = seat_of(match, alice)
+    assert a.deadline is None and a.extensions_left == 2
+    waiting = services.create_match(
+        alice, players=2, pace="free", time_control="1h", rated=False, invite=["carol"]
+    )
+    with pytest.raises(MoveRefused, match="no running deadline"):
+        services.extend(waiting.pk, alice)
+
+
+# ------------------------------------------------------------------ ratings
+
+
+def finished_match(*users, ranks, rated=True, kind=Match.Kind.MATCH) -> Match:
+    """A finished match stored directly: ``users`` on the given ranks."""
+    match = Match.objects.create(
+        kind=kind,
+        status=Match.Status.FINISHED,
+        seed=1,
+        players=len(users),
+        rated=rated,
+        time_per_move=HOUR,
+        created_by=users[0],
+        started=timezone.now(),
+        finished=timezone.now(),
+    )
+    for index, (user, rank) in enumerate(zip(users, ranks, strict=True)):
+        Seat.objects.create(match=match, player=user, index=index, rank=rank, placed=20)
+    return match
+
+
+def test_finishing_a_rated_match_rates_it(
+    alice, bob, eager_tasks, django_capture_on_commit_callbacks
+):
+    Rating.objects.create(player=bob, value=1600.0)
+    match = make_match(alice, bob, pace="free", removed=4)
+    for _ in range(16):
+        play(match, alice)
+    for _ in range(15):
+        play(match, bob)
+    assert not RatingChange.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        play(match, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rated_at is not None
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    expected = ratings.new_ratings([1500.0, 1600.0], [a.rank, b.rank], [40, 40])
+    changes = {c.player_id: c for c in RatingChange.objects.filter(match=match)}
+    assert set(changes) == {alice.pk, bob.pk}
+    assert (changes[alice.pk].before, changes[bob.pk].before) == (1500.0, 1600.0)
+    assert changes[alice.pk].after == pytest.approx(expected[0]) != 1500.0
+    assert changes[bob.pk].after == pytest.approx(expected[1]) != 1600.0
+    assert Rating.objects.get(player=alice).value == pytest.approx(expected[0])
+    assert Rating.objects.get(player=bob).games == 1
+
+
+def test_an_unrated_match_is_not_rated(alice, bob, eager_tasks, django_capture_on_commit_callbacks):
+    match = make_match(alice, bob, pace="rounds", removed=4, rated=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_end(match, [alice, bob])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rated_at is None
+    assert services.rate_match(match.pk) is False
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+def test_rate_match_applies_elo_once(alice, bob):
+    match = finished_match(alice, bob, ranks=[1, 2])
+    assert services.rate_match(match.pk) is True
+    match.refresh_from_db()
+    assert match.rated_at is not None
+    expected = ratings.new_ratings([1500.0, 1500.0], [1, 2], [40, 40])
+    assert expected == [1520.0, 1480.0]  # K=40 for new players: 40 * (1 - 0.5)
+    a, b = (Rating.objects.get(player=u, pool=Rating.Pool.MATCH) for u in (alice, bob))
+    assert (a.value, a.games, a.wins) == (pytest.approx(1520.0), 1, 1)
+    assert (b.value, b.games, b.wins) == (pytest.approx(1480.0), 1, 0)
+    changes = list(RatingChange.objects.filter(match=match).order_by("player_id"))
+    assert [(c.player_id, c.pool, c.before) for c in changes] == [
+        (alice.pk, "match", 1500.0),
+        (bob.pk, "match", 1500.0),
+    ]
+    assert [c.after for c in changes] == pytest.approx(expected)
+
+    assert services.rate_match(match.pk) is False
+    assert RatingChange.objects.count() == 2
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.value, a.games, b.value, b.games) == (
+        pytest.approx(1520.0),
+        1,
+        pytest.approx(1480.0),
+        1,
+    )
+
+
+def test_rate_match_uses_each_players_rating_and_k(alice, bob, carol):
+    Rating.objects.create(player=bob, value=1650.0, games=25, wins=10)
+    Rating.objects.create(player=carol, value=1420.0, games=19)
+    match = finished_match(alice, bob, carol, ranks=[2, 1, 3])
+    assert services.rate_match(match.pk)
+    expected = ratings.new_ratings([1500.0, 1650.0, 1420.0], [2, 1, 3], [40, 20, 40])
+    after = [Rating.objects.get(player=u).value for u in (alice, bob, carol)]
+    assert after == pytest.approx(expected)
+    assert [Rating.objects.get(player=u).games for u in (alice, bob, carol)] == [1, 26, 20]
+    assert Rating.objects.get(player=bob).wins == 11
+    assert RatingChange.objects.get(player=bob).before == 1650.0
+
+
+def test_a_challenge_is_rated_in_the_puzzle_pool(alice, bob):
+    match = finished_match(alice, bob, ranks=[2, 1], kind=Match.Kind.CHALLENGE)
+    assert services.rate_match(match.pk)
+    assert set(Rating.objects.values_list("pool", flat=True)) == {Rating.Pool.PUZZLE}
+    assert set(RatingChange.objects.values_list("pool", flat=True)) == {Rating.Pool.PUZZLE}
+
+
+def test_resigned_and_dropped_players_rank_below_the_others(alice, bob, carol):
+    match = make_match(alice, bob, carol, pace="rounds", removed=4)
+    c = seat_of(match, carol)
+    make_due(c)
+    services.expire(c.pk)
+    play(match, alice)
+    play(match, bob)
+    make_due(c)
+    services.expire(c.pk)  # dropped in round 2
+    services.resign(match.pk, bob)
+    assert seat_of(match, carol).state == Seat.State.DROPPED
+    play_to_end(match, [alice])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    ranks = [seat_of(match, u).rank for u in (alice, bob, carol)]
+    assert ranks == [1, 2, 2]  # those who left share the last place
+
+    assert services.rate_match(match.pk)
+    expected = ratings.new_ratings([1500.0] * 3, ranks, [40] * 3)
+    after = [Rating.objects.get(player=u).value for u in (alice, bob, carol)]
+    assert after == pytest.approx(expected)
+    assert after[0] > 1500.0 > after[1] == pytest.approx(after[2])
+
+
+# ------------------------------------------------------------------ reminders
+
+
+def test_remind_claims_once_per_deadline_after_80_percent(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
+    deadline = a.deadline
+    assert services.remind(a.pk, now=deadline - timedelta(minutes=30)) is False
+    assert services.remind(a.pk, now=deadline - timedelta(minutes=13)) is False
+    assert Seat.objects.get(pk=a.pk).reminded is False
+    assert services.remind(a.pk, now=deadline - timedelta(minutes=11)) is True
+    assert Seat.objects.get(pk=a.pk).reminded is True
+    assert services.remind(a.pk, now=deadline - timedelta(minutes=5)) is False
+    assert services.remind(a.pk, now=deadline + timedelta(minutes=1)) is False
+
+    play(match, alice)  # a new deadline: a new reminder
+    a.refresh_from_db()
+    assert a.reminded is False and a.deadline > deadline
+    assert services.remind(a.pk, now=a.deadline - timedelta(minutes=11)) is True
+    assert services.remind(a.pk, now=a.deadline - timedelta(minutes=11)) is False
+    services.extend(match.pk, alice)
+    a.refresh_from_db()
+    assert a.reminded is False
+    assert services.remind(a.pk, now=a.deadline - timedelta(minutes=11)) is True
+
+
+def test_remind_does_nothing_without_a_deadline(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    a = seat_of(match, alice)
+    assert a.deadline is None
+    assert services.remind(a.pk, now=timezone.now() + timedelta(minutes=55)) is False
+    assert services.remind(10**9) is False
+    assert Seat.objects.get(pk=a.pk).reminded is False
+
+
+# ------------------------------------------------------------------ notifications
+
+
+def test_your_move_is_notified_once_until_the_player_acts(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    assert your_move(match, alice) == your_move(match, bob) == 1
+    assert seat_of(match, alice).move_mailed and seat_of(match, bob).move_mailed
+
+    play(match, bob)
+    assert seat_of(match, bob).move_mailed is False
+    assert your_move(match, bob) == 1
+    a = seat_of(match, alice)
+    make_due(a)
+    services.expire(a.pk)  # alice's round 1 by fallback: round 2 starts
+    assert your_move(match, bob) == 2  # bob's move again, and he had acted
+    assert your_move(match, alice) == 1  # alice has not acted since her notification
+
+    play(match, bob)  # bob's round 2: still nothing new for alice
+    assert your_move(match, alice) == 1 and your_move(match, bob) == 2
+    assert seat_of(match, alice).move_mailed is True
+
+    play(match, alice)  # her move completes round 2: round 3 starts while she looks at it
+    assert your_move(match, alice) == 1 and your_move(match, bob) == 3
+    assert seat_of(match, alice).move_mailed is False
+    play(match, alice)  # round 3; now only bob is to move
+    play(match, bob)  # bob completes round 3: alice is away and hears of round 4
+    assert your_move(match, alice) == 2 and your_move(match, bob) == 3
+
+
+def test_move_emails_go_only_to_players_who_want_them(
+    alice, bob, carol, dave, eager_tasks, django_capture_on_commit_callbacks
+):
+    Profile.objects.create(player=alice, email_on_move=True)
+    Profile.objects.create(player=carol, email_on_move=False)
+    dave.email = ""
+    dave.save()
+    match = services.create_match(
+        alice,
+        players=4,
+        pace="rounds",
+        time_control="1h",
+        rated=False,
+        invite=["bob", "carol", "dave"],
+        seed=7,
+    )
+    services.join(match.pk, bob)
+    services.join(match.pk, carol)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.join(match.pk, dave)
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "bob@example.com"]
+    assert all(m.subject == f"Your move in {match}" for m in mail.outbox)
+    assert all(match.get_absolute_url() in m.body for m in mail.outbox)
+    for user in (alice, bob, carol, dave):
+        assert your_move(match, user) == 1  # the notification is for everybody
+
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        for user in (alice, bob, carol):
+            play(match, user)
+    assert mail.outbox == []  # waiting for dave
+    with django_capture_on_commit_callbacks(execute=True):
+        play(match, dave)
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "bob@example.com"]
+
+
+def test_the_reminder_notifies_and_mails_players_who_want_it(alice, bob, eager_tasks):
+    from games.tasks import remind_seat
+
+    Profile.objects.create(player=bob, email_on_move=False)
+    match = make_match(alice, bob, pace="free")
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    # 81% of the hour used: move the deadlines, not the clock
+    soon = timezone.now() + timedelta(minutes=11)
+    Seat.objects.filter(match=match).update(deadline=soon)
+    remind_seat.delay(a.pk)
+    remind_seat.delay(b.pk)
+    remind_seat.delay(a.pk)
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    assert "Time is running out" in mail.outbox[0].subject
+    for user in (alice, bob):
+        assert (
+            Notification.objects.filter(player=user, text__startswith="Time is running out").count()
+            == 1
+        )
+
+
+# ------------------------------------------------------------------ what players see
+
+
+def test_rounds_pace_hides_the_current_round_of_the_others(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    alice_tile = Move.objects.get(seat=a).placement
+
+    view = services.load_state(match, b).game.player_view(b.index)
+    (opponent,) = view.opponents
+    assert opponent.player == a.index and opponent.placements == () and opponent.score == 0
+    assert str(alice_tile) not in view.to_json()
+    own = services.load_state(match, a).game.player_view(a.index)
+    assert own.placements == (alice_tile,)
+    assert own.opponents[0].placements == ()
+
+    play(match, bob)
+    bob_tile = Move.objects.get(seat=b).placement
+    view = services.load_state(match, b).game.player_view(b.index)
+    assert view.opponents[0].placements == (alice_tile,)
+    assert services.load_state(match, a).game.player_view(a.index).opponents[0].placements == (
+        bob_tile,
+    )
+
+
+def test_free_pace_shows_an_opponent_ahead_only_up_to_ones_own_round(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    for _ in range(3):
+        play(match, alice)
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    alice_tiles = [m.placement for m in Move.objects.filter(seat=a).order_by("round")]
+
+    view = services.load_state(match, b).game.player_view(b.index)
+    assert view.round == 1 and view.opponents[0].placements == ()
+    play(match, bob)
+    view = services.load_state(match, b).game.player_view(b.index)
+    assert view.round == 2
+    assert view.opponents[0].placements == tuple(alice_tiles[:1])
+    play(match, bob)
+    view = services.load_state(match, b).game.player_view(b.index)
+    assert view.opponents[0].placements == tuple(alice_tiles[:2])
+
+    bob_tiles = [m.placement for m in Move.objects.filter(seat=b).order_by("round")]
+    ahead = services.load_state(match, a).game.player_view(a.index)
+    assert ahead.opponents[0].placements == tuple(bob_tiles)  # all of bob's, who is behind
