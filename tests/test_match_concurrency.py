@@ -1,0 +1,147 @@
+"""Simultaneous requests on PostgreSQL: each effect happens exactly once.
+
+Threads start together at a barrier, each with its own database connection, and call the
+same service functions the views and tasks call.
+"""
+
+import threading
+from functools import partial
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.models import Match, Move, RatingChange, Seat
+from games.services import MoveRefused
+from tests.test_match_services import (
+    choice,
+    game_of,
+    make_due,
+    make_match,
+    play_to_end,
+    seat_of,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def postgresql_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's row locks between concurrent transactions")
+
+
+def together(*calls):
+    """Run the calls at the same moment in threads; their results or exceptions, in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            results[i] = call()
+        except Exception as exc:  # returned to the test, which checks what it is
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def placing(match, user):
+    placement, round = choice(match, user)
+    return lambda: services.place(
+        match.pk, user, x=placement.x, y=placement.y, rotation=placement.rotation, round=round
+    )
+
+
+def test_two_players_placing_in_the_same_round_both_land_once(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    for _ in range(3):
+        results = together(placing(match, alice), placing(match, bob))
+        assert not any(isinstance(r, Exception) for r in results), results
+    a, b = seat_of(match, alice), seat_of(match, bob)
+    assert (a.placed, b.placed) == (3, 3)
+    assert sorted(Move.objects.filter(seat__match=match).values_list("round", flat=True)) == [
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+    ]
+    assert a.deadline is not None and b.deadline is not None  # round 4 for both
+
+
+def test_the_same_placement_twice_at_once_places_once(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    same = placing(match, alice)
+    results = together(same, same, same)
+    assert not any(isinstance(r, Exception) for r in results), results  # a double submit
+    assert Move.objects.filter(seat__player=alice).count() == 1
+    assert seat_of(match, alice).placed == 1
+
+
+def own_placement(match, user):
+    """A legal placement of the user's tile that is not the one the fallback would choose."""
+    seat = seat_of(match, user)
+    game = game_of(match)
+    fallback = game.fallback(seat.index)
+    number = game.current_number(seat.index)
+    placement = next(p for p in game.board(seat.index).legal_placements(number) if p != fallback)
+    return lambda: services.place(
+        match.pk, user, x=placement.x, y=placement.y, rotation=placement.rotation, round=1
+    )
+
+
+def test_two_different_placements_at_once_one_lands(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    results = together(placing(match, alice), own_placement(match, alice))
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], MoveRefused), results
+    assert "already placed" in str(refused[0])
+    assert Move.objects.filter(seat__player=alice).count() == 1
+
+
+def test_expiry_racing_the_players_own_move_has_one_effect(alice, bob):
+    for _ in range(4):
+        Match.objects.all().delete()
+        match = make_match(alice, bob, pace="free")
+        seat_id = seat_of(match, alice).pk
+        own = own_placement(match, alice)
+        make_due(seat_of(match, alice))
+        results = together(own, partial(services.expire, seat_id))
+        a = seat_of(match, alice)
+        assert Move.objects.filter(seat=a).count() == a.placed == 1
+        if results[1] is True:  # the expiry won: the player's own tile came too late
+            assert isinstance(results[0], MoveRefused) and a.strikes == 1
+            assert "already placed" in str(results[0])
+        else:
+            assert not isinstance(results[0], Exception) and a.strikes == 0
+
+
+def test_two_expiries_at_once_strike_once(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
+    make_due(a)
+    results = together(*[lambda: services.expire(a.pk)] * 3)
+    assert sorted(results) == [False, False, True]
+    a.refresh_from_db()
+    assert (a.placed, a.strikes) == (1, 1)
+
+
+def test_two_rating_runs_at_once_apply_once(alice, bob):
+    match = make_match(alice, bob, pace="free", removed=4)
+    play_to_end(match, [alice, bob])
+    assert not RatingChange.objects.exists()  # the task was queued, and no worker runs here
+    results = together(*[lambda: services.rate_match(match.pk)] * 3)
+    assert sorted(results) == [False, False, True]
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert {s.player_id for s in Seat.objects.filter(match=match)} == set(
+        RatingChange.objects.values_list("player_id", flat=True)
+    )
