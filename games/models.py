@@ -168,6 +168,9 @@ class Seat(models.Model):
     score = models.IntegerField(default=0)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    remind_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="When 80% of the time to move is used."
+    )
     strikes = models.PositiveSmallIntegerField(default=0, help_text="Consecutive strikes.")
     total_strikes = models.PositiveSmallIntegerField(default=0)
     extensions_left = models.PositiveSmallIntegerField(default=2)

@@ -7,11 +7,14 @@ does nothing when someone else already did it.
 """
 
 import secrets
+from collections import defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Avg, Count, Max
 from django.utils import timezone
 
@@ -77,6 +80,8 @@ def load_state(match: Match, seat: Seat, seats: list[Seat] | None = None) -> Gam
 def lock_match(match_id: int) -> tuple[Match, list[Seat]]:
     match = Match.objects.select_for_update().get(pk=match_id)
     seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    for seat in seats:
+        seat._stored = _seat_values(seat)
     return match, seats
 
 
@@ -87,8 +92,66 @@ def _seat_of(seats: list[Seat], player) -> Seat:
     raise Seat.DoesNotExist
 
 
+class _Writes:
+    """New moves and notifications and changed seats, written together at the end."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+        self.notifications: list[Notification] = []
+        self.seats: dict[int, tuple[Seat, set[str]]] = {}
+
+    def flush(self) -> None:
+        Move.objects.bulk_create(self.moves)
+        Notification.objects.bulk_create(self.notifications)
+        groups: dict[tuple[str, ...], list[Seat]] = defaultdict(list)
+        for seat, fields in self.seats.values():
+            groups[tuple(sorted(fields))].append(seat)
+        for fields, seats in groups.items():
+            _update_seats(seats, fields)
+
+
+def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
+    """Write ``fields`` of many seats with one statement sent for all rows at once.
+
+    ``executemany`` sends the rows together (psycopg pipelines them), where
+    ``bulk_update`` would build a CASE expression per row and field in Python.
+    """
+    meta = Seat._meta
+    columns = [meta.get_field(field) for field in fields]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    rows = [
+        [column.get_db_prep_save(getattr(seat, column.attname), connection) for column in columns]
+        + [seat.pk]
+        for seat in seats
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+_writes: ContextVar[_Writes | None] = ContextVar("writes", default=None)
+
+
+@contextmanager
+def _batched_writes():
+    """Inside: the writes of many changes are collected, then made in a few statements."""
+    writes = _Writes()
+    token = _writes.set(writes)
+    try:
+        yield
+    finally:
+        _writes.reset(token)
+    writes.flush()
+
+
 def _notify(player_id: int, match: Match | None, text: str) -> None:
-    Notification.objects.create(player_id=player_id, match=match, text=text[:200])
+    notification = Notification(player_id=player_id, match=match, text=text[:200])
+    writes = _writes.get()
+    if writes is None:
+        notification.save()
+    else:
+        writes.notifications.append(notification)
 
 
 # ------------------------------------------------------------------ solo games
@@ -326,7 +389,7 @@ def _check_already_placed(seat: Seat, round: int, *, x: int, y: int, rotation: i
 
 def _record_move(seat: Seat, game: Game, placement: Placement, level: int) -> None:
     seat.placed += 1
-    Move.objects.create(
+    move = Move(
         seat=seat,
         round=seat.placed,
         number=placement.number,
@@ -335,45 +398,83 @@ def _record_move(seat: Seat, game: Game, placement: Placement, level: int) -> No
         rotation=placement.rotation,
         level=level,
     )
+    writes = _writes.get()
+    if writes is None:
+        move.save()
+    else:
+        writes.moves.append(move)
     seat.score = game.board(seat.index).score()
 
 
 def expire(seat_id: int, *, now: datetime | None = None) -> bool:
-    """Play the fallback tile for a seat whose deadline has passed; False if there is none.
+    """Play the fallback tile for a seat whose deadline has passed; False if there is none."""
+    return expire_many([seat_id], now=now) == 1
 
-    Safe to run any number of times: the seat is claimed by clearing its deadline with
-    a conditional update, so only one run acts, and only while the deadline is due.
+
+def expire_many(seat_ids: list[int], *, now: datetime | None = None) -> int:
+    """Play the fallback tile for each of these seats whose deadline has passed; how many.
+
+    One transaction for them all: their matches are locked in id order (so runs that
+    overlap never deadlock) and read after the locks are held. A seat's deadline is
+    only ever changed under its match's lock, and is cleared when its tile is placed, so
+    running this any number of times, or alongside the player's own move, acts once.
     """
     now = now or timezone.now()
-    due = Seat.objects.filter(pk=seat_id, deadline__lte=now)
-    match_id = due.values_list("match_id", flat=True).first()
-    if match_id is None:
+    due = Seat.objects.filter(pk__in=seat_ids, deadline__lte=now)
+    match_ids = sorted(set(due.values_list("match_id", flat=True)))
+    if not match_ids:
+        return 0
+    wanted = set(seat_ids)
+    expired = 0
+    with transaction.atomic(), _batched_writes():
+        matches = list(
+            Match.objects.select_for_update()
+            .filter(pk__in=match_ids, status=Match.Status.ACTIVE)
+            .order_by("pk")
+        )
+        seats_of: dict[int, list[Seat]] = defaultdict(list)
+        match_of: dict[int, int] = {}
+        for seat in (
+            Seat.objects.filter(match__in=matches)
+            .select_related("player")
+            .order_by("match_id", "index")
+        ):
+            seat._stored = _seat_values(seat)
+            seats_of[seat.match_id].append(seat)
+            match_of[seat.pk] = seat.match_id
+        moves_of: dict[int, list[Move]] = defaultdict(list)
+        for move in Move.objects.filter(seat__match__in=matches).order_by("id"):
+            moves_of[match_of[move.seat_id]].append(move)
+        for match in matches:
+            seats = seats_of[match.pk]
+            game = None
+            for seat in seats:
+                if seat.pk not in wanted or seat.deadline is None or seat.deadline > now:
+                    continue
+                if match.status != Match.Status.ACTIVE:
+                    break
+                game = game or engine_game(match, seats, moves_of[match.pk])
+                expired += _expire_seat(match, seats, game, seat, now)
+    return expired
+
+
+def _expire_seat(match: Match, seats: list[Seat], game: Game, seat: Seat, now: datetime) -> bool:
+    seat.deadline = None
+    if game.current_number(seat.index) is None:
+        _after_change(match, seats, game, now=now)
         return False
-    with transaction.atomic():
-        match, seats = lock_match(match_id)
-        claimed = Seat.objects.filter(
-            pk=seat_id, deadline__lte=now, match__status=Match.Status.ACTIVE
-        ).update(deadline=None)
-        if not claimed:
-            return False
-        seat = next(s for s in seats if s.pk == seat_id)
-        seat.deadline = None
-        game = engine_game(match, seats, _moves(match))
-        if game.current_number(seat.index) is None:
-            _after_change(match, seats, game, now=now)
-            return False
-        placement = game.fallback(seat.index)
-        level = game.place(seat.index, placement)
-        _record_move(seat, game, placement, level)
-        seat.strikes += 1
-        seat.total_strikes += 1
-        if seat.strikes >= 2 and not game.finished(seat.index):
-            _leave(seat, game, Seat.State.DROPPED)
-            text = "You missed two moves in a row and were dropped from the match."
-        else:
-            text = "Your time ran out: a tile was placed for you (one strike)."
-        _notify(seat.player_id, match, text)
-        _after_change(match, seats, game, now=now, moved=seat)
+    placement = game.fallback(seat.index)
+    level = game.place(seat.index, placement)
+    _record_move(seat, game, placement, level)
+    seat.strikes += 1
+    seat.total_strikes += 1
+    if seat.strikes >= 2 and not game.finished(seat.index):
+        _leave(seat, game, Seat.State.DROPPED)
+        text = "You missed two moves in a row and were dropped from the match."
+    else:
+        text = "Your time ran out: a tile was placed for you (one strike)."
+    _notify(seat.player_id, match, text)
+    _after_change(match, seats, game, now=now, moved=seat)
     return True
 
 
@@ -411,9 +512,8 @@ def extend(match_id: int, player) -> datetime:
             raise MoveRefused("You have used all your extensions in this match.")
         seat.deadline += EXTENSION
         seat.extensions_left -= 1
-        seat.reminded = False
-        seat.save(update_fields=["deadline", "extensions_left", "reminded"])
         _schedule(match, seat)
+        seat.save(update_fields=["deadline", "extensions_left", "reminded", "remind_at"])
         return seat.deadline
 
 
@@ -444,9 +544,28 @@ SEAT_FIELDS = [
     "strikes",
     "total_strikes",
     "reminded",
+    "remind_at",
     "move_mailed",
     "left_after",
 ]
+
+
+def _seat_values(seat: Seat) -> dict:
+    return {field: getattr(seat, field) for field in SEAT_FIELDS}
+
+
+def _save_seats(seats: list[Seat]) -> None:
+    """Write the fields of each seat that changed since ``lock_match`` read it."""
+    for seat in seats:
+        values = _seat_values(seat)
+        stored = getattr(seat, "_stored", {})
+        changed = [field for field, value in values.items() if stored.get(field, seat) != value]
+        writes = _writes.get()
+        if changed and writes is None:
+            seat.save(update_fields=changed)
+        elif changed:
+            writes.seats.setdefault(seat.pk, (seat, set()))[1].update(changed)
+        seat._stored = values
 
 
 def _update_deadlines(
@@ -461,21 +580,21 @@ def _update_deadlines(
             seat.deadline = None
         elif seat.deadline is None:
             seat.deadline = now + match.time_per_move
-            seat.reminded = False
             _schedule(match, seat)
             if seat is not moved and not seat.move_mailed:
                 seat.move_mailed = True
                 _notify(seat.player_id, match, f"Your move in {match}.")
                 send_move_email.delay_on_commit(seat.pk)
-    Seat.objects.bulk_update(seats, SEAT_FIELDS)
+    _save_seats(seats)
 
 
 def _schedule(match: Match, seat: Seat) -> None:
-    from games.tasks import expire_seat, remind_seat
+    """A new deadline: its expiry task, and the time of its reminder for the sweep."""
+    from games.tasks import expire_seat
 
     expire_seat.apply_async_on_commit((seat.pk,), eta=seat.deadline)
-    remind_at = seat.deadline - match.time_per_move * (1 - REMIND_AT)
-    remind_seat.apply_async_on_commit((seat.pk,), eta=remind_at)
+    seat.remind_at = seat.deadline - match.time_per_move * (1 - REMIND_AT)
+    seat.reminded = False
 
 
 def _finish(match: Match, seats: list[Seat], game: Game) -> None:
@@ -486,7 +605,7 @@ def _finish(match: Match, seats: list[Seat], game: Game) -> None:
         seat.score = outcome.scores[seat.index]
         seat.rank = outcome.ranks[seat.index]
         seat.deadline = None
-    Seat.objects.bulk_update(seats, SEAT_FIELDS)
+    _save_seats(seats)
     match.status = Match.Status.FINISHED
     match.finished = timezone.now()
     match.save(update_fields=["status", "finished"])
@@ -505,15 +624,24 @@ def _finish(match: Match, seats: list[Seat], game: Game) -> None:
 def remind(seat_id: int, *, now: datetime | None = None) -> bool:
     """Claim the 80% reminder of a seat's current deadline; True if it should be sent."""
     now = now or timezone.now()
-    seat = Seat.objects.select_related("match").filter(pk=seat_id).first()
-    if seat is None or seat.deadline is None or seat.deadline <= now:
-        return False
-    if now < seat.deadline - seat.match.time_per_move * (1 - REMIND_AT):
-        return False
     return bool(
-        Seat.objects.filter(pk=seat_id, reminded=False, deadline=seat.deadline).update(
-            reminded=True
+        Seat.objects.filter(
+            pk=seat_id, reminded=False, remind_at__lte=now, deadline__gt=now
+        ).update(reminded=True)
+    )
+
+
+def due_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(
+            remind_at__lte=now,
+            reminded=False,
+            deadline__gt=now,
+            match__status=Match.Status.ACTIVE,
         )
+        .order_by("remind_at")
+        .values_list("id", flat=True)[:limit]
     )
 
 

@@ -16,11 +16,23 @@ def expire_seat(seat_id: int) -> None:
 
 
 @shared_task(ignore_result=True)
+def expire_seats(seat_ids: list[int]) -> None:
+    services.expire_many(seat_ids)
+
+
+#: Due seats per task sent by the sweep: one transaction and one message for each batch.
+SWEEP_BATCH = 100
+
+
+@shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Every minute: expire every due seat whose scheduled task was lost or late."""
+    """Every minute: expire every due seat whose scheduled task was lost or late, and send
+    the reminders of seats with 80% of their time used."""
     seat_ids = services.due_seats()
-    for seat_id in seat_ids:
-        expire_seat.delay(seat_id)
+    for start in range(0, len(seat_ids), SWEEP_BATCH):
+        expire_seats.delay(seat_ids[start : start + SWEEP_BATCH])
+    for seat_id in services.due_reminders():
+        remind_seat.delay(seat_id)
     return len(seat_ids)
 
 

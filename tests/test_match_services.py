@@ -834,8 +834,10 @@ def test_the_reminder_notifies_and_mails_players_who_want_it(alice, bob, eager_t
     match = make_match(alice, bob, pace="free")
     a, b = seat_of(match, alice), seat_of(match, bob)
     # 81% of the hour used: move the deadlines, not the clock
-    soon = timezone.now() + timedelta(minutes=11)
-    Seat.objects.filter(match=match).update(deadline=soon)
+    now = timezone.now()
+    Seat.objects.filter(match=match).update(
+        deadline=now + timedelta(minutes=11), remind_at=now - timedelta(minutes=1)
+    )
     remind_seat.delay(a.pk)
     remind_seat.delay(b.pk)
     remind_seat.delay(a.pk)
@@ -894,3 +896,39 @@ def test_free_pace_shows_an_opponent_ahead_only_up_to_ones_own_round(alice, bob)
     bob_tiles = [m.placement for m in Move.objects.filter(seat=b).order_by("round")]
     ahead = services.load_state(match, a).game.player_view(a.index)
     assert ahead.opponents[0].placements == tuple(bob_tiles)  # all of bob's, who is behind
+
+
+def test_expiring_many_seats_at_once_is_the_same_as_one_by_one(alice, bob, carol):
+    """A batch (as the sweep sends): several matches, two due seats in one round, one
+    seat not due, one unknown id; then the batch again changes nothing."""
+    rounds = make_match(alice, bob, pace="rounds", seed=3)
+    free = make_match(carol, alice, pace="free", seed=4)
+    ending = make_match(bob, carol, pace="free", removed=4, seed=5)
+    for _ in range(15):
+        play(ending, bob)
+    play(ending, carol)
+    due = [seat_of(rounds, alice), seat_of(rounds, bob), seat_of(free, carol)]
+    due.append(seat_of(ending, bob))  # his last tile: the match ends when carol is done
+    for seat in due:
+        make_due(seat)
+    not_due = seat_of(free, alice)
+
+    expired = services.expire_many([s.pk for s in due] + [not_due.pk, 999_999])
+    assert expired == 4
+    for seat in due:
+        seat.refresh_from_db()
+        assert (seat.strikes, seat.total_strikes) == (1, 1)
+        assert Move.objects.filter(seat=seat).count() == seat.placed
+    assert [seat_of(rounds, u).placed for u in (alice, bob)] == [1, 1]
+    assert seat_of(rounds, alice).deadline > timezone.now()  # round 2 for both
+    assert seat_of(rounds, bob).remind_at == seat_of(rounds, bob).deadline - timedelta(minutes=12)
+    assert seat_of(free, alice).placed == 0 and seat_of(free, alice).strikes == 0
+    assert seat_of(ending, bob).placed == 16 and seat_of(ending, bob).deadline is None
+    assert Notification.objects.filter(text__contains="one strike").count() == 4
+    for match in (rounds, free, ending):
+        game = game_of(match)
+        for seat in match.seats.all():
+            assert game.board(seat.index).score() == seat.score
+
+    assert services.expire_many([s.pk for s in due]) == 0
+    assert Move.objects.count() == 2 + 1 + 16 + 1  # rounds, free, bob and carol in ending

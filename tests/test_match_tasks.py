@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Match, Move, Notification, PlayerStats, Rating, RatingChange, Seat
-from games.tasks import rate_match, refresh_player_stats, remind_seat, sweep_deadlines
+from games.tasks import rate_match, refresh_player_stats, sweep_deadlines
 from tests.test_match_services import make_due, make_match, play, play_to_end, seat_of
 from tests.test_tasks import wait_for
 
@@ -83,16 +83,24 @@ def test_a_rating_task_sent_again_applies_once(celery_worker, alice, bob, carol)
             assert rating.value == (1520 if ranks[rating.player_id] == 1 else 1480)
 
 
-def test_the_reminder_is_sent_once(celery_worker, alice, bob):
+def test_the_sweep_sends_a_due_reminder_once(celery_worker, alice, bob):
     match = make_match(alice, bob, pace="rounds")
     a = seat_of(match, alice)
-    # 85% of the hour used: the reminder is due, the deadline is not.
-    Seat.objects.filter(pk=a.pk).update(deadline=timezone.now() + timedelta(minutes=9))
+    assert a.remind_at == a.deadline - timedelta(minutes=12)  # 80% of the hour
     drain(bob)  # the "your move" e-mails of the start
     mail.outbox.clear()
-    remind_seat.delay(a.pk)
-    remind_seat.delay(a.pk)
+    now = timezone.now()
+    # 85% of the hour used: the reminder is due, the deadline is not.
+    Seat.objects.filter(pk=a.pk).update(
+        deadline=now + timedelta(minutes=9), remind_at=now - timedelta(minutes=3)
+    )
+    sweep_deadlines.delay()
+    sweep_deadlines.delay()
     drain(bob)
     assert Seat.objects.get(pk=a.pk).reminded
+    assert not Seat.objects.get(pk=seat_of(match, bob).pk).reminded
     assert [m.to for m in mail.outbox] == [[alice.email]]
     assert "time" in mail.outbox[0].subject.lower()
+    assert (
+        Notification.objects.filter(player=alice, text__startswith="Time is running").count() == 1
+    )
