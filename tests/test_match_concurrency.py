@@ -145,3 +145,21 @@ def test_two_rating_runs_at_once_apply_once(alice, bob):
     assert {s.player_id for s in Seat.objects.filter(match=match)} == set(
         RatingChange.objects.values_list("player_id", flat=True)
     )
+
+
+def test_overlapping_expiry_batches_do_not_deadlock_and_act_once(alice, bob, carol):
+    matches = [make_match(alice, bob, pace="free", seed=s) for s in (1, 2)]
+    matches.append(make_match(bob, carol, pace="free", seed=3))
+    seats = [seat for match in matches for seat in match.seats.all()]
+    for seat in seats:
+        make_due(seat)
+    ids = [seat.pk for seat in seats]
+    results = together(
+        partial(services.expire_many, ids),
+        partial(services.expire_many, ids[::-1]),
+        partial(services.expire_many, ids[2:]),
+    )
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert sum(results) == len(ids)
+    assert Move.objects.count() == len(ids)
+    assert set(Seat.objects.values_list("strikes", flat=True)) == {1}
