@@ -20,7 +20,10 @@ pytestmark = pytest.mark.worker
 
 
 def drain(marker_player) -> None:
-    """Wait until the worker has run every task sent so far (it runs them in order)."""
+    """Wait until the worker has run every task sent so far (it runs them in order).
+
+    Tasks those tasks send are queued behind the marker: drain again to wait for them.
+    """
     PlayerStats.objects.filter(player=marker_player).delete()
     refresh_player_stats.delay(marker_player.pk)
     wait_for(lambda: PlayerStats.objects.filter(player=marker_player).exists())
@@ -57,7 +60,8 @@ def test_the_sweep_finds_a_deadline_whose_task_was_lost(celery_worker, alice, bo
         seat.refresh_from_db()
         assert seat.placed == 1 and seat.deadline > timezone.now()
     sweep_deadlines.delay()  # nothing is due any more: nothing changes
-    drain(bob)
+    drain(bob)  # the sweep has run
+    drain(bob)  # and so has any expiry task it sent
     assert Move.objects.filter(seat__match=match).count() == 2
 
 
@@ -96,7 +100,8 @@ def test_the_sweep_sends_a_due_reminder_once(celery_worker, alice, bob):
     )
     sweep_deadlines.delay()
     sweep_deadlines.delay()
-    drain(bob)
+    drain(bob)  # the sweeps have run
+    drain(bob)  # and so have the reminder tasks they sent
     assert Seat.objects.get(pk=a.pk).reminded
     assert not Seat.objects.get(pk=seat_of(match, bob).pk).reminded
     assert [m.to for m in mail.outbox] == [[alice.email]]
