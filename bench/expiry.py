@@ -6,7 +6,8 @@ database on DATABASE_URL, starts one real worker process (solo pool, one task at
 a queue of its own on the Redis of REDIS_URL, sends the beat job ``sweep_deadlines`` once
 and times until every seat has its tile placed and its strike counted. The worker does all
 the work a real expiry does: the engine's fallback tile, the move, the strike, the next
-deadline with its scheduled expiry and reminder, notifications and e-mail tasks.
+deadline with its scheduled expiry task and reminder time, and the notifications.
+Run it while no test run uses the same database server: it uses the test database name.
 """
 
 from __future__ import annotations

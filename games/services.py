@@ -468,11 +468,13 @@ def _expire_seat(match: Match, seats: list[Seat], game: Game, seat: Seat, now: d
     _record_move(seat, game, placement, level)
     seat.strikes += 1
     seat.total_strikes += 1
-    if seat.strikes >= 2 and not game.finished(seat.index):
+    if seat.strikes < 2:
+        text = "Your time ran out: a tile was placed for you (one strike)."
+    elif game.finished(seat.index):
+        text = "Your time ran out again: your last tile was placed for you, and your score stands."
+    else:
         _leave(seat, game, Seat.State.DROPPED)
         text = "You missed two moves in a row and were dropped from the match."
-    else:
-        text = "Your time ran out: a tile was placed for you (one strike)."
     _notify(seat.player_id, match, text)
     _after_change(match, seats, game, now=now, moved=seat)
     return True

@@ -443,6 +443,8 @@ def test_a_second_strike_on_the_last_tile_does_not_break_the_match(alice, bob):
         a.refresh_from_db()
         assert a.placed == round
     assert (a.strikes, a.total_strikes, a.deadline) == (2, 2, None)
+    assert a.state == Seat.State.PLAYING
+    assert Notification.objects.filter(player=alice, text__contains="score stands").count() == 1
     assert Move.objects.filter(seat=a).count() == 16
     game = game_of(match)
     assert game.finished(a.index) and not game.is_over()
