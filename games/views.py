@@ -75,6 +75,21 @@ def _posted(request: HttpRequest):
     return request.POST if request.method == "POST" else None
 
 
+def _create_form(request: HttpRequest, form_class, template: str, create) -> HttpResponse:
+    """A creation form (a match, a challenge): ``?invite=`` fills in the invitees, a valid
+    POST returns ``create(cleaned_data)``; invalid input or a refusal shows the form again
+    with the errors and a 400, having created nothing."""
+    form = form_class(_posted(request), initial={"invite": request.GET.get("invite", "")})
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            return create(form.cleaned_data)
+        except MoveRefused as exc:
+            error = str(exc)
+    status = 400 if form.errors or error else 200
+    return render(request, template, {"form": form, "error": error}, status=status)
+
+
 def _open_seeks(user):
     seeks = (
         Match.objects.filter(status=Match.Status.WAITING, open=True)
@@ -187,28 +202,20 @@ def new_solo(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_match(request: HttpRequest) -> HttpResponse:
-    initial = {"invite": request.GET.get("invite", "")}
-    form = MatchForm(_posted(request), initial=initial)
-    error = ""
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            match = services.create_match(
-                request.user,
-                players=data["players"],
-                pace=data["pace"],
-                time_control=data["time_control"],
-                rated=data["rated"],
-                removed=data["removed"],
-                invite=data["invite"],
-                open=data["open"],
-            )
-        except MoveRefused as exc:
-            error = str(exc)
-        else:
-            return redirect(match)
-    status = 400 if form.errors or error else 200
-    return render(request, "games/new_match.html", {"form": form, "error": error}, status=status)
+    def create(data):
+        match = services.create_match(
+            request.user,
+            players=data["players"],
+            pace=data["pace"],
+            time_control=data["time_control"],
+            rated=data["rated"],
+            removed=data["removed"],
+            invite=data["invite"],
+            open=data["open"],
+        )
+        return redirect(match)
+
+    return _create_form(request, MatchForm, "games/new_match.html", create)
 
 
 # ------------------------------------------------------------------ the game page
@@ -640,27 +647,18 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_challenge(request: HttpRequest) -> HttpResponse:
-    initial = {"invite": request.GET.get("invite", "")}
-    form = ChallengeForm(_posted(request), initial=initial)
-    error = ""
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            offer = puzzles.offer_challenge(
-                request.user,
-                invite=data["invite"],
-                players=data["players"],
-                open=data["open"],
-                rated=data["rated"],
-                time_control=data["time_control"],
-            )
-        except MoveRefused as exc:
-            error = str(exc)
-        else:
-            return redirect("challenge_offer", offer.pk)
-    status = 400 if form.errors or error else 200
-    context = {"form": form, "error": error}
-    return render(request, "games/new_challenge.html", context, status=status)
+    def create(data):
+        offer = puzzles.offer_challenge(
+            request.user,
+            invite=data["invite"],
+            players=data["players"],
+            open=data["open"],
+            rated=data["rated"],
+            time_control=data["time_control"],
+        )
+        return redirect("challenge_offer", offer.pk)
+
+    return _create_form(request, ChallengeForm, "games/new_challenge.html", create)
 
 
 @login_required

@@ -352,3 +352,32 @@ def test_a_declined_challenge_is_called_off(client, alice, bob):
     assert not Move.objects.filter(seat__match=match).exists()
     again = client.post(reverse("decline", args=[match.pk]))
     assert again.status_code == 400 and "no invitation of yours" in again.text
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"invite": "nobody"}, "No player is called nobody"),
+        ({"invite": "alice"}, "invite somebody else"),
+        ({"players": "7"}, "Select a valid choice"),
+        ({"time_control": "2h"}, "Select a valid choice"),
+    ],
+)
+def test_a_bad_challenge_form_is_refused_and_offers_nothing(client, alice, bob, change, message):
+    make_puzzles(71, 72)
+    client.force_login(alice)
+    form = {"invite": "bob", "players": "2", "time_control": "1d", "rated": "on"} | change
+    response = client.post(reverse("new_challenge"), form)
+    assert response.status_code == 400
+    assert message in response.text
+    assert not ChallengeOffer.objects.exists()
+
+
+@pytest.mark.parametrize("page", ["new_match", "new_challenge"])
+def test_a_profile_link_fills_in_the_invitee(client, alice, bob, page):
+    client.force_login(alice)
+    profile = client.get(reverse("profile", args=["bob"])).text
+    assert f'{reverse(page)}?invite=bob"' in profile
+    response = client.get(reverse(page), {"invite": "bob"})
+    assert response.status_code == 200
+    assert re.search(r'<input[^>]*name="invite"[^>]*value="bob"', response.text)
