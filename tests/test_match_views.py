@@ -1,5 +1,6 @@
 import difflib
 import re
+from functools import partial
 
 import pytest
 from django.urls import reverse
@@ -8,25 +9,14 @@ from games import services
 from games.models import Match, Move, Notification, Profile, Seat
 from games.nmbr9 import deal
 from games.nmbr9.policy import choose
+from tests.test_match_services import make_match as started_match
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def make_match(creator, *others, pace="rounds", seed=7, rated=True):
-    match = services.create_match(
-        creator,
-        players=1 + len(others),
-        pace=pace,
-        time_control="1d",
-        rated=rated,
-        invite=[u.username for u in others],
-        seed=seed,
-    )
-    for user in others:
-        services.join(match.pk, user)
-    match.refresh_from_db()
-    return match
+#: A started match with a day per move, so no deadline passes while a test runs.
+make_match = partial(started_match, time_control="1d")
 
 
 def play_tile(client, match, user):
