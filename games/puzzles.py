@@ -59,6 +59,7 @@ def compute_par(puzzle_id: int) -> int | None:
 
 
 @transaction.atomic
+@transaction.atomic
 def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
     match = Match.objects.create(
         kind=Match.Kind.PUZZLE,
@@ -127,6 +128,29 @@ def publish_daily(day: date | None = None) -> Puzzle:
 
 def daily_puzzle(day: date | None = None) -> Puzzle | None:
     return Puzzle.objects.filter(daily_on=day or today()).first()
+
+
+def daily_attempt(player, puzzle: Puzzle) -> Seat | None:
+    """The player's unfinished attempt at the daily ``puzzle``, if any."""
+    return Seat.objects.filter(
+        player=player, match__puzzle=puzzle, match__daily=True, match__status=Match.Status.ACTIVE
+    ).first()
+
+
+def play_daily(player) -> Match:
+    """Today's puzzle for ``player``: their unfinished attempt, else a new one."""
+    puzzle = publish_daily()
+    ongoing = daily_attempt(player, puzzle)
+    return ongoing.match if ongoing is not None else start_puzzle(player, puzzle, daily=True)
+
+
+def daily_winners(days: list[Puzzle]) -> dict[int, DailyResult]:
+    """The best counted result of each daily puzzle, by the leaderboard's order."""
+    winners = {}
+    results = DailyResult.objects.filter(puzzle__in=days).select_related("player")
+    for result in results.order_by("puzzle_id", *DailyResult._meta.ordering):
+        winners.setdefault(result.puzzle_id, result)
+    return winners
 
 
 def streak(player, *, day: date | None = None) -> int:

@@ -606,9 +606,8 @@ def daily(request: HttpRequest) -> HttpResponse:
         "show_par": _finished_puzzle(request.user, puzzle),
     }
     if request.user.is_authenticated:
-        mine = Seat.objects.filter(player=request.user, match__puzzle=puzzle, match__daily=True)
         context["counted"] = next((r for r in results if r.player_id == request.user.pk), None)
-        context["in_progress"] = mine.filter(match__status=Match.Status.ACTIVE).first()
+        context["in_progress"] = puzzles.daily_attempt(request.user, puzzle)
         context["streak"] = puzzles.streak(request.user)
     return render(request, "games/daily.html", context)
 
@@ -616,16 +615,7 @@ def daily(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def play_daily(request: HttpRequest) -> HttpResponse:
-    puzzle = puzzles.publish_daily()
-    ongoing = Seat.objects.filter(
-        player=request.user,
-        match__puzzle=puzzle,
-        match__daily=True,
-        match__status=Match.Status.ACTIVE,
-    ).first()
-    if ongoing is not None:
-        return redirect(ongoing.match)
-    return redirect(puzzles.start_puzzle(request.user, puzzle, daily=True))
+    return redirect(puzzles.play_daily(request.user))
 
 
 @require_GET
@@ -635,11 +625,7 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
         .order_by("-daily_on")
         .annotate(players=Count("results"))[:60]
     )
-    winners = {}
-    for result in DailyResult.objects.filter(puzzle__in=days).select_related("player"):
-        best = winners.get(result.puzzle_id)
-        if best is None or (result.score, -result.seconds) > (best.score, -best.seconds):
-            winners[result.puzzle_id] = result
+    winners = puzzles.daily_winners(days)
     rows = [(p, winners.get(p.pk)) for p in days]
     return render(request, "games/daily_archive.html", {"rows": rows})
 

@@ -144,6 +144,24 @@ def test_the_archive_lists_past_dailies_with_winners(client, alice, bob):
     assert f'data-archive="{b.pk}"' not in page
 
 
+def test_a_daily_is_won_by_the_best_score_then_the_fastest(alice, bob, carol):
+    a, b = make_puzzles(43, 44)
+    yesterday = puzzles.today() - timedelta(days=1)
+    for puzzle, results in ((a, ((alice, 70, 300), (bob, 70, 120), (carol, 60, 30))), (b, ())):
+        for player, score, seconds in results:
+            match = puzzles.start_puzzle(player, puzzle)
+            DailyResult.objects.create(
+                day=yesterday,
+                puzzle=puzzle,
+                player=player,
+                match=match,
+                score=score,
+                seconds=seconds,
+            )
+    winners = puzzles.daily_winners([a, b])
+    assert list(winners) == [a.pk] and winners[a.pk].player == bob
+
+
 def seeds_sharing_the_first_two_tiles() -> tuple[int, int]:
     """Two puzzles with the same start tile and second tile, and different third tiles."""
     seen: dict[tuple[str, int], int] = {}
