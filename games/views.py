@@ -94,7 +94,7 @@ def _open_seeks(user):
     seeks = (
         Match.objects.filter(status=Match.Status.WAITING, open=True)
         .annotate(taken=Count("seats"))
-        .prefetch_related("seats__player")
+        .select_related("created_by")
         .order_by("-created")
     )
     if user.is_authenticated:

@@ -3,6 +3,9 @@ import re
 from functools import partial
 
 import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
@@ -310,3 +313,26 @@ def test_the_match_log_shows_only_what_the_viewer_may_see(client, alice, bob):
     client.force_login(alice)
     page = client.get(match.get_absolute_url()).text
     assert "bob placed a" in page and "bob resigned." in page
+
+
+@pytest.mark.parametrize("page", ["home", "lobby"])
+def test_home_and_lobby_queries_do_not_grow_with_the_lists(client, alice, bob, page):
+    def seek(number):
+        creator = User.objects.create_user(f"seeker{number}")
+        services.create_match(
+            creator, players=2, pace="free", time_control="1d", rated=True, open=True
+        )
+
+    def count_queries():
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse(page)).status_code == 200
+        return len(queries)
+
+    client.force_login(alice)
+    make_match(alice, bob)
+    seek(0)
+    few = count_queries()
+    for number in range(1, 5):
+        make_match(alice, bob, seed=number)
+        seek(number)
+    assert count_queries() == few
