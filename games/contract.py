@@ -1,0 +1,225 @@
+"""The game contract: what a game provides so that the platform can host it.
+
+A game is data plus functions (boardgame.io's ``Game``, python-chess's variants). Each game
+lives in its own package under ``games/`` with no Django import and exposes one object that
+satisfies ``Rules``; ``games.registry.find_game(slug)`` finds it. The platform knows nothing
+else about a game: it stores a match as
+
+- the game's ``slug``, its options as JSON (``rules.dump_options``) and a seed;
+- the move texts in the order they were made, each with the player (seat index) who made it;
+  leaving the match (resigning, or being dropped for missed deadlines) is written as the
+  platform's own text ``LEAVE`` in the same list,
+
+and rebuilds the state from them whenever it needs it::
+
+    state = rules.setup(players, seed, rules.options(stored_options))
+    for player, text in moves:
+        if text == LEAVE:
+            state = rules.leave(state, player)
+        else:
+            state = rules.apply(state, player, rules.parse_move(text))
+
+So a game must be **pure and seeded**: every random choice comes from the seed (and the moves),
+replaying the same texts gives the same state, and ``str(move)`` is the text that is stored.
+
+**Secrets stay in the state.** ``view(state, player)`` is all that ``player`` may know (None:
+a spectator, who may know what every player may know); the services hand views, never states,
+to the web layer. ``sample_hidden`` draws a state the player cannot tell from the real one; the
+contract tests use it to prove that views hold no secret, and bots use it to guess.
+
+**States may be changed in place.** ``apply`` and ``leave`` return the state (the same object
+or a new one); when ``apply`` refuses a move it raises ``IllegalMove`` and the state is exactly
+as before. Use ``rules.dump(state)`` to compare states.
+
+**Who moves.** ``to_move(state)`` is the set of players who owe a decision now: everybody at
+once in NMBR 9, one player at a time in nmbrs!. ``turn(state, player)`` numbers the player's
+decisions: the platform starts a new deadline for a player when the number changes, so moves
+that continue the same turn (the plays of an nmbrs! turn) share one deadline. ``due`` says how
+long the deadline is and whether missing it is a strike; when it passes the platform plays
+``auto_move`` until the player owes nothing more for that turn.
+
+``tests/contract/`` runs every registered game through random playouts that check all of this.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+__all__ = [
+    "LEAVE",
+    "Due",
+    "IllegalMove",
+    "InvalidMove",
+    "Outcome",
+    "Rules",
+    "View",
+    "competition_ranks",
+]
+
+#: The move text the platform writes when a player leaves a match (resigned or dropped).
+LEAVE = "leave"
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse; ``str()`` says why in words a player understands.
+
+    ``code`` names the reason and ``params`` fill it in, so a web layer can say it in
+    another language; the English text is the engine's own (its command line prints it).
+    """
+
+    def __init__(self, reason: str, *, code: str = "", **params: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code or reason
+        self.params = params
+
+
+class InvalidMove(IllegalMove):
+    """A move text that does not even describe a move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: each player's score and place (1 is best, ties share a place).
+
+    Players who left the match are ``left`` and share the last place.
+    """
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    left: frozenset[int] = frozenset()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(i for i, r in enumerate(self.ranks) if r == 1 and i not in self.left)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "ranks": list(self.ranks), "left": sorted(self.left)}
+
+
+def competition_ranks(scores: Iterable[int], left: Iterable[int] = ()) -> tuple[int, ...]:
+    """Ranks by score, highest first, ties sharing ("1, 1, 3"); ``left`` players share last.
+
+    >>> competition_ranks([50, 70, 50, 90], left=[3])
+    (2, 1, 2, 4)
+    """
+    scores = tuple(scores)
+    out = frozenset(left)
+    playing = [s for i, s in enumerate(scores) if i not in out]
+    last = len(playing) + 1
+    return tuple(
+        last if i in out else 1 + sum(1 for other in playing if other > s)
+        for i, s in enumerate(scores)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """How a decision's deadline is set: ``share`` of the match's time per move, at least
+    ``minimum_seconds``; missing it is a strike unless ``strike`` is False."""
+
+    share: float = 1.0
+    minimum_seconds: int = 0
+    strike: bool = True
+
+
+@runtime_checkable
+class View(Protocol):
+    """What one player may know, as plain data."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: the contract tests serialise it to look for secrets."""
+        ...
+
+
+S = TypeVar("S")
+M = TypeVar("M")
+V = TypeVar("V", bound=View, covariant=True)
+O = TypeVar("O")  # noqa: E741
+
+
+@runtime_checkable
+class Rules(Protocol[S, M, V, O]):
+    """A game: pure functions over its own state, move and view types."""
+
+    #: Short name used in URLs and stored with every match ("nmbr9", "nmbrs").
+    slug: str
+    #: The game's name as players know it.
+    name: str
+    #: The player counts a match may have.
+    players: range
+
+    def options(self, data: Mapping[str, Any]) -> O:
+        """Options from plain data (a form, stored JSON); ValueError with a reason if invalid.
+
+        Options may depend on the number of players: ``data`` holds ``"players"`` when known.
+        """
+        ...
+
+    def dump_options(self, options: O) -> dict[str, Any]:
+        """JSON-ready data that ``options`` reads back to equal options."""
+        ...
+
+    def setup(self, players: int, seed: int, options: O) -> S:
+        """The state before the first move; every random choice comes from ``seed``."""
+        ...
+
+    def parse_move(self, text: str) -> M:
+        """The move written ``text``; InvalidMove if it is not one. ``str(move)`` round-trips."""
+        ...
+
+    def to_move(self, state: S) -> frozenset[int]:
+        """The players who owe a decision now (empty when the game is over)."""
+        ...
+
+    def turn(self, state: S, player: int) -> int:
+        """A number that changes whenever ``player`` starts a new decision."""
+        ...
+
+    def due(self, state: S, player: int) -> Due:
+        """How long ``player`` has for the decision they owe now."""
+        ...
+
+    def apply(self, state: S, player: int, move: M) -> S:
+        """``player`` makes ``move``; IllegalMove (state unchanged) if they may not."""
+        ...
+
+    def leave(self, state: S, player: int) -> S:
+        """``player`` resigns or is dropped: no more decisions, ranked last."""
+        ...
+
+    def auto_move(self, state: S, player: int) -> M:
+        """The fallback move for ``player`` (their deadline passed): always legal."""
+        ...
+
+    def random_move(self, state: S, player: int, rng: random.Random) -> M:
+        """A legal move for ``player`` drawn with ``rng`` (for playouts and tests)."""
+        ...
+
+    def view(self, state: S, player: int | None) -> V:
+        """All that ``player`` may know (None: a spectator); never a secret of the state."""
+        ...
+
+    def sample_hidden(self, state: S, player: int | None, rng: random.Random) -> S:
+        """A state ``player`` cannot tell from ``state``: whatever they may not know is drawn
+        afresh from ``rng``, so ``view`` of it for ``player`` is equal."""
+        ...
+
+    def score(self, state: S, player: int) -> int:
+        """``player``'s score now, as everybody may see it once the game is over."""
+        ...
+
+    def progress(self, state: S, player: int) -> int:
+        """How far ``player`` has got (tiles placed, turns played), for lists and logs."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game runs; then every player's score and place."""
+        ...
+
+    def dump(self, state: S) -> dict[str, Any]:
+        """The whole state as JSON-ready data, secrets included (for comparing states)."""
+        ...

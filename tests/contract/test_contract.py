@@ -1,0 +1,157 @@
+"""Every registered game against the game contract (games/contract.py), by seeded playouts.
+
+``CASES`` lists, per game, player counts with option sets; every case plays several seeds
+to the end with random and fallback moves, and checks at every step what the contract
+promises: refused moves change nothing, texts round-trip, replays are identical, views hold
+no secret, and the outcome appears exactly at the end.
+"""
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.contract import LEAVE, Due, IllegalMove, Outcome, Rules, competition_ranks
+from games.registry import GAMES, find_game
+
+#: (players, options) per game; each game's own issue adds its cases.
+CASES: dict[str, list[tuple[int, dict]]] = {}
+
+SEEDS = range(3)
+MAX_STEPS = 5000
+
+
+def cases():
+    for slug, entries in CASES.items():
+        for players, options in entries:
+            label = ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "default"
+            yield pytest.param(slug, players, options, id=f"{slug}-{players}p-{label}")
+
+
+def _setup(rules: Rules, players: int, seed: int, options: dict):
+    opts = rules.options({**options, "players": players})
+    assert rules.options({**rules.dump_options(opts), "players": players}) == opts
+    return rules.setup(players, seed, opts)
+
+
+def _replay(rules: Rules, players: int, seed: int, options: dict, log):
+    state = _setup(rules, players, seed, options)
+    for player, text in log:
+        if text == LEAVE:
+            state = rules.leave(state, player)
+        else:
+            state = rules.apply(state, player, rules.parse_move(text))
+    return state
+
+
+def _views(rules: Rules, state, players: int) -> dict:
+    return {p: rules.view(state, p).to_dict() for p in [*range(players), None]}
+
+
+def _check_views_hold_no_secret(rules: Rules, state, players: int, rng: random.Random) -> bool:
+    """Every view survives JSON and equals the view of a state with its secrets redrawn.
+    True if some redrawn state differed from the real one (there was a secret to redraw)."""
+    redrawn = False
+    before = rules.dump(state)
+    for viewer in [*range(players), None]:
+        view = rules.view(state, viewer).to_dict()
+        json.dumps(view)
+        other = rules.sample_hidden(state, viewer, rng)
+        assert rules.view(other, viewer).to_dict() == view, f"view of {viewer} shows a secret"
+        redrawn |= rules.dump(other) != before
+        assert rules.dump(state) == before, "sample_hidden changed the real state"
+    return redrawn
+
+
+def playout(rules: Rules, players: int, seed: int, options: dict, *, leave_at: int | None):
+    """Play to the end; returns the state and the move log."""
+    rng = random.Random(f"playout:{rules.slug}:{players}:{seed}")
+    state = _setup(rules, players, seed, options)
+    log: list[tuple[int, str]] = []
+    redrawn = False
+    for step in range(MAX_STEPS):
+        if rules.outcome(state) is not None:
+            break
+        movers = sorted(rules.to_move(state))
+        assert movers, "nobody is to move, yet the game is not over"
+        player = rng.choice(movers)
+        assert isinstance(rules.turn(state, player), int)
+        assert isinstance(rules.due(state, player), Due)
+        if leave_at is not None and step == leave_at and player != 0:
+            state = rules.leave(state, player)
+            log.append((player, LEAVE))
+            continue
+        if rng.random() < 0.5:
+            move = rules.auto_move(state, player)
+        else:
+            move = rules.random_move(state, player, rng)
+        text = str(move)
+        assert rules.parse_move(text) == move, f"{text!r} does not round-trip"
+        before = rules.dump(state)
+        state = rules.apply(state, player, move)  # an auto or random move is always legal
+        log.append((player, text))
+        after = rules.dump(state)
+        assert after != before, f"{text!r} changed nothing"
+        # The same move again, and the move by somebody who is not to move, are either
+        # legal or refused without a trace.
+        for again_player in {player, *(p for p in range(players) if p not in rules.to_move(state))}:
+            if rules.outcome(state) is not None:
+                break
+            probe = copy.deepcopy(state)
+            try:
+                rules.apply(probe, again_player, rules.parse_move(text))
+            except IllegalMove:
+                assert rules.dump(probe) == after, f"refused {text!r} left a trace"
+        if step % 7 == 0:
+            redrawn |= _check_views_hold_no_secret(rules, state, players, rng)
+    else:
+        pytest.fail(f"no end after {MAX_STEPS} moves")
+    _check_views_hold_no_secret(rules, state, players, rng)
+    return state, log, redrawn
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), list(cases()))
+def test_playouts_keep_the_contract(slug, players, options):
+    rules = find_game(slug)
+    assert rules.slug == slug and players in rules.players
+    secrets_seen = False
+    for seed in SEEDS:
+        leave_at = 5 + seed * 3 if seed % 2 and players > 1 else None
+        state, log, redrawn = playout(rules, players, seed, options, leave_at=leave_at)
+        secrets_seen |= redrawn
+        outcome = rules.outcome(state)
+        assert isinstance(outcome, Outcome)
+        assert len(outcome.scores) == len(outcome.ranks) == players
+        assert outcome.ranks == competition_ranks(outcome.scores, outcome.left)
+        assert rules.to_move(state) == frozenset()
+        left = {player for player, text in log if text == LEAVE}
+        assert outcome.left >= left
+        for player in left:
+            assert outcome.ranks[player] == max(outcome.ranks)
+        for player in range(players):
+            assert rules.score(state, player) == outcome.scores[player]
+        replayed = _replay(rules, players, seed, options, log)
+        assert rules.dump(replayed) == rules.dump(state)
+        assert _views(rules, replayed, players) == _views(rules, state, players)
+    if players > 1:
+        assert secrets_seen, "sample_hidden never redrew anything: is nothing hidden?"
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), list(cases()))
+def test_outcome_is_none_until_the_end(slug, players, options):
+    rules = find_game(slug)
+    state, log, _ = playout(rules, players, 11, options, leave_at=None)
+    for end in sorted({*range(0, len(log), max(1, len(log) // 25)), len(log) - 1}):
+        partial = _replay(rules, players, 11, options, log[:end])
+        assert rules.outcome(partial) is None
+        assert rules.to_move(partial)
+
+
+def test_every_registered_game_has_cases():
+    assert set(GAMES) == set(CASES)
+
+
+def test_find_game_refuses_an_unknown_slug():
+    with pytest.raises(ValueError, match="unsupported game"):
+        find_game("chess")
