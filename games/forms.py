@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from games.inputs import StrictIntegerField
 from games.models import Profile
 
 
@@ -22,13 +23,13 @@ class SignupForm(UserCreationForm):
 class PlacementForm(forms.Form):
     """Where to put the current tile: the top-left of its bounding box and a rotation."""
 
-    x = forms.IntegerField(min_value=-99, max_value=99)
-    y = forms.IntegerField(min_value=-99, max_value=99)
-    rotation = forms.IntegerField(min_value=0, max_value=3)
+    x = StrictIntegerField(min_value=-99, max_value=99)
+    y = StrictIntegerField(min_value=-99, max_value=99)
+    rotation = StrictIntegerField(min_value=0, max_value=3)
 
 
 class ConfirmForm(PlacementForm):
-    round = forms.IntegerField(min_value=1, max_value=20)
+    round = StrictIntegerField(min_value=1, max_value=20)
 
 
 def first_error(form: forms.Form) -> str:

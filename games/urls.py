@@ -1,31 +1,35 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from games import views
+from games.inputs import IdConverter, UsernameConverter
+
+register_converter(IdConverter, "id")
+register_converter(UsernameConverter, "username")
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
     path("settings/", views.settings_view, name="settings"),
     path("notifications/", views.notifications, name="notifications"),
-    path("@/<str:username>/", views.profile, name="profile"),
+    path("@/<username:username>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("lobby/", views.lobby, name="lobby"),
     path("solo/new/", views.new_solo, name="new_solo"),
     path("match/new/", views.new_match, name="new_match"),
-    path("game/<int:match_id>/", views.game, name="game"),
-    path("game/<int:match_id>/place/", views.place, name="place"),
-    path("game/<int:match_id>/join/", views.join, name="join"),
-    path("game/<int:match_id>/decline/", views.decline, name="decline"),
-    path("game/<int:match_id>/cancel/", views.cancel, name="cancel"),
-    path("game/<int:match_id>/resign/", views.resign, name="resign"),
-    path("game/<int:match_id>/extend/", views.extend, name="extend"),
-    path("game/<int:match_id>/replay/", views.replay, name="replay"),
-    path("game/<int:match_id>/rematch/", views.rematch, name="rematch"),
-    path("puzzle/<int:puzzle_id>/", views.puzzle_page, name="puzzle"),
-    path("puzzle/<int:puzzle_id>/play/", views.play_puzzle, name="play_puzzle"),
+    path("game/<id:match_id>/", views.game, name="game"),
+    path("game/<id:match_id>/place/", views.place, name="place"),
+    path("game/<id:match_id>/join/", views.join, name="join"),
+    path("game/<id:match_id>/decline/", views.decline, name="decline"),
+    path("game/<id:match_id>/cancel/", views.cancel, name="cancel"),
+    path("game/<id:match_id>/resign/", views.resign, name="resign"),
+    path("game/<id:match_id>/extend/", views.extend, name="extend"),
+    path("game/<id:match_id>/replay/", views.replay, name="replay"),
+    path("game/<id:match_id>/rematch/", views.rematch, name="rematch"),
+    path("puzzle/<id:puzzle_id>/", views.puzzle_page, name="puzzle"),
+    path("puzzle/<id:puzzle_id>/play/", views.play_puzzle, name="play_puzzle"),
     path("daily/", views.daily, name="daily"),
     path("daily/play/", views.play_daily, name="play_daily"),
     path("daily/archive/", views.daily_archive, name="daily_archive"),
     path("challenge/new/", views.new_challenge, name="new_challenge"),
-    path("challenge/offer/<int:offer_id>/", views.challenge_offer, name="challenge_offer"),
+    path("challenge/offer/<id:offer_id>/", views.challenge_offer, name="challenge_offer"),
 ]

@@ -23,6 +23,7 @@ from games.forms import (
     SignupForm,
     first_error,
 )
+from games.inputs import parse_int
 from games.models import (
     ChallengeOffer,
     DailyResult,
@@ -449,9 +450,11 @@ def game(request: HttpRequest, match_id: int) -> HttpResponse:
         return _game_page(request, match_id)
     focus = request.GET.get("focus")
     if focus is not None:
-        if not focus.isdigit():
+        try:
+            index = parse_int(focus, minimum=0, maximum=99)
+        except ValueError:
             return _game_page(request, match_id, status=400, error="focus: not a player.")
-        return _game_page(request, match_id, focus=int(focus))
+        return _game_page(request, match_id, focus=index)
     if not request.GET:
         return _game_page(request, match_id)
     form = PlacementForm(request.GET)
@@ -536,9 +539,10 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     seats = list(match.seats.all())
     game = services.load_state(match, seats[0], seats).game
     try:
-        round = min(max(int(request.GET.get("round", game.rounds)), 0), game.rounds)
+        round = parse_int(request.GET.get("round", str(game.rounds)), minimum=0)
     except ValueError:
         round = game.rounds
+    round = min(round, game.rounds)
     displays = []
     for seat in seats:
         board = Board.from_placements(game.board(seat.index).placements[:round])
@@ -658,7 +662,7 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
     error = ""
     if request.method == "POST":
         try:
-            puzzle_id = int(request.POST.get("puzzle", ""))
+            puzzle_id = parse_int(request.POST.get("puzzle", ""), minimum=1)
             return redirect(puzzles.pick_challenge(offer.pk, request.user, puzzle_id))
         except ValueError as exc:
             error = str(exc) if isinstance(exc, MoveRefused) else "Pick one of the two puzzles."

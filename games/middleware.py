@@ -1,0 +1,75 @@
+"""Middleware of the site: refusing malformed requests before anything reads them."""
+
+from urllib.parse import parse_qsl
+
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
+from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
+
+_FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _bad(reason: str) -> HttpResponse:
+    return HttpResponse(
+        f"Bad request: {reason}\n", status=400, content_type="text/plain; charset=utf-8"
+    )
+
+
+def _undecodable(text: str) -> bool:
+    """Whether percent-escapes in ``text`` stand for bytes that are not UTF-8."""
+    try:
+        parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _has_nul(values) -> bool:
+    return any("\x00" in key or any("\x00" in v for v in vs) for key, vs in values.lists())
+
+
+class RejectMalformedRequests:
+    """Answer 400 to a request no view should see: a NUL character in the path, query or
+    form, a query or form that is not UTF-8, or a body that cannot be parsed.
+
+    Placed first, so that no other middleware (CSRF reads the form) and no error page
+    trips over such a request.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        reason = self.problem(request)
+        if reason:
+            return _bad(reason)
+        return self.get_response(request)
+
+    @staticmethod
+    def problem(request: HttpRequest) -> str:
+        if "\x00" in request.path:
+            return "the address contains a NUL character."
+        if _undecodable(request.META.get("QUERY_STRING", "")):
+            return "the query is not UTF-8."
+        if _has_nul(request.GET):
+            return "the query contains a NUL character."
+        if request.method != "POST" or request.content_type not in _FORMS:
+            return ""
+        charset = request.content_params.get("charset", "utf-8").strip().lower()
+        if charset not in ("utf-8", "utf8"):
+            return "forms must be sent in UTF-8."
+        try:
+            if request.content_type == _FORMS[0]:
+                try:
+                    body = request.body.decode("utf-8")
+                except UnicodeDecodeError:
+                    return "the form is not UTF-8."
+                if _undecodable(body):
+                    return "the form is not UTF-8."
+            if _has_nul(request.POST):
+                return "the form contains a NUL character."
+        except RequestDataTooBig:
+            return "the form is too large."
+        except (BadRequest, SuspiciousOperation, MultiPartParserError, UnicodeDecodeError):
+            return "the form could not be read."
+        return ""

@@ -1,0 +1,215 @@
+"""Malformed requests against every URL of the site: never a server error, never a change.
+
+The table covers the classes of bad input (NUL characters, numbers that are not ASCII digits
+or do not fit, forms in another charset or not UTF-8, unreadable bodies); hypothesis adds
+random text in every number the game pages read. Both run with DEBUG off, as in production,
+and as a visitor and as a player.
+"""
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import User
+from django.db.models import Sum
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import puzzles, services
+from games.models import Match, Move, Seat
+from tests.test_match_services import make_match, play
+from tests.test_puzzles import make_puzzles
+
+pytestmark = pytest.mark.django_db
+
+BAD_NUMBERS = ["²", "¹", "⑨", "٣", "1e3", "0x10", " ", "-", "99999999999999999999999", "1.5", "NaN"]
+NUMBER_FIELDS = ["x", "y", "rotation", "round", "focus", "puzzle", "players", "removed"]
+
+
+@pytest.fixture
+def world(alice, bob, carol):
+    """A bit of everything: a solo game, a running and a finished match, puzzles, an offer."""
+    solo = services.start_solo(alice, seed=3)
+    running = make_match(alice, bob, pace="free")
+    play(running, alice)
+    finished = make_match(alice, carol, pace="free", removed=4, rated=False)
+    from tests.test_match_services import play_to_end
+
+    play_to_end(finished, [alice, carol])
+    first, second = make_puzzles(101, 102)[:2]
+    offer = puzzles.offer_challenge(
+        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+    )
+    return {
+        "match_id": running.pk,
+        "solo": solo.pk,
+        "finished": finished.pk,
+        "puzzle_id": first.pk,
+        "offer_id": offer.pk,
+        "username": "bob",
+        "uidb64": "MQ",
+        "token": "set-password",
+    }
+
+
+def _patterns(resolvers, prefix=""):
+    for entry in resolvers:
+        if isinstance(entry, URLResolver):
+            if str(entry.pattern).startswith("admin/"):
+                yield "admin/", {}
+                continue
+            yield from _patterns(entry.url_patterns, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            yield prefix + str(entry.pattern), entry.pattern.converters
+
+
+def every_url(world) -> list[str]:
+    urls = []
+    for route, _ in _patterns(get_resolver().url_patterns):
+        path = route
+        for name, value in world.items():
+            for kind in ("id", "username", "str", "slug", "int"):
+                path = path.replace(f"<{kind}:{name}>", str(value))
+            path = path.replace(f"<{name}>", str(value))
+        assert "<" not in path, f"no sample value for {route}"
+        urls.append("/" + path)
+    return sorted(set(urls))
+
+
+def snapshot() -> dict:
+    """What the site stores: the rows of every model and the figures that change in play."""
+    state = {model._meta.label: model.objects.count() for model in apps.get_models()}
+    state.pop("sessions.Session", None)
+    state["placed"] = Seat.objects.aggregate(s=Sum("placed"))["s"]
+    state["strikes"] = Seat.objects.aggregate(s=Sum("total_strikes"))["s"]
+    state["states"] = sorted(Seat.objects.values_list("pk", "state"))
+    state["matches"] = sorted(Match.objects.values_list("pk", "status"))
+    state["moves"] = Move.objects.count()
+    state["users"] = sorted(User.objects.values_list("username", "password", "is_active"))
+    return state
+
+
+def malformed(url: str) -> list[tuple[str, dict]]:
+    """Requests to ``url`` that are bad at some level, each as (method, client arguments)."""
+    form = "application/x-www-form-urlencoded"
+    requests = [
+        ("get", {"path": url + "?focus=%00"}),
+        ("get", {"path": url + "?x=%FF%FE&y=0&rotation=0"}),
+        ("get", {"path": url.rstrip("/") + "%00/"}),
+        (
+            "post",
+            {
+                "path": url,
+                "data": "username=a&password=b",
+                "content_type": form + "; charset=utf-16",
+            },
+        ),
+        ("post", {"path": url, "data": "x=1", "content_type": form + "; charset=latin-1"}),
+        ("post", {"path": url, "data": b"username=\xff\xfe&x=\xc3", "content_type": form}),
+        ("post", {"path": url, "data": "username=%FF%FE", "content_type": form}),
+        ("post", {"path": url, "data": "username=a%00b&password=x", "content_type": form}),
+        (
+            "post",
+            {
+                "path": url,
+                "data": b"--x\r\nbroken",
+                "content_type": "multipart/form-data; boundary=x",
+            },
+        ),
+        (
+            "post",
+            {
+                "path": url,
+                "data": b'--x\r\nContent-Disposition: form-data; name="a\x00"\r\n\r\n1\r\n--x--',
+                "content_type": "multipart/form-data; boundary=x",
+            },
+        ),
+    ]
+    for bad in BAD_NUMBERS:
+        query = "&".join(f"{field}={bad}" for field in NUMBER_FIELDS)
+        requests.append(("get", {"path": f"{url}?{query}"}))
+    return requests
+
+
+def _clients(alice) -> list[tuple[str, Client]]:
+    player = Client(raise_request_exception=False)
+    player.force_login(alice)
+    return [("visitor", Client(raise_request_exception=False)), ("player", player)]
+
+
+def test_no_malformed_request_to_any_url_is_a_server_error_or_changes_anything(
+    world, alice, settings
+):
+    settings.DEBUG = False
+    urls = every_url(world)
+    assert len(urls) >= 30, urls
+    before = snapshot()
+    failures = []
+    for who, client in _clients(alice):
+        for url in urls:
+            for method, arguments in malformed(url):
+                response = getattr(client, method)(**arguments)
+                if response.status_code >= 500:
+                    failures.append((who, method, arguments["path"], response.status_code))
+    assert failures == []
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/@/%00/",
+        "/@/a%00b/",
+        "/game/99999999999999999999999/",
+        "/game/٣/",
+        "/puzzle/-1/",
+        "/challenge/offer/0x1/",
+    ],
+)
+def test_bad_ids_and_names_in_the_address_are_not_found_or_refused(client, alice, path):
+    assert client.get(path).status_code in (400, 404)
+
+
+def test_numbers_that_are_not_ascii_digits_are_refused_with_a_message(client, world, alice):
+    client.force_login(alice)
+    solo = world["solo"]
+    for bad in ("²", "¹", "⑨"):
+        response = client.get(f"/game/{solo}/?focus={bad}")
+        assert response.status_code == 400
+        assert b"focus: not a player." in response.content
+    response = client.get(f"/game/{solo}/?x=٣&y=0&rotation=0")
+    assert response.status_code == 400
+    assert b"x: Enter a whole number." in response.content
+
+
+def test_a_form_in_another_charset_is_refused_before_the_csrf_check(client, alice):
+    response = client.post(
+        "/accounts/login/",
+        data="username=alice&password=a-Long-pa55word",
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+    )
+    assert response.status_code == 400
+    assert b"forms must be sent in UTF-8" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    field=st.sampled_from(["x", "y", "rotation", "round"]),
+    value=st.text(max_size=12),
+)
+def test_random_text_in_a_placement_never_fails_or_places_a_wrong_tile(
+    client, world, alice, field, value
+):
+    client.force_login(alice)
+    match_id = world["solo"]
+    before = snapshot()
+    data = {"x": "0", "y": "0", "rotation": "0", "round": "1", field: value}
+    preview = client.get(f"/game/{match_id}/", data)
+    assert preview.status_code in (200, 400)
+    response = client.post(f"/game/{match_id}/place/", data)
+    assert response.status_code in (302, 400)
+    if response.status_code == 400:
+        assert snapshot() == before
