@@ -1,5 +1,7 @@
-"""Middleware of the site: refusing malformed requests before anything reads them."""
+"""Middleware of the site: refusing malformed requests before anything reads them, and
+noting when a player was last on the site."""
 
+import time
 from urllib.parse import parse_qsl
 
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
@@ -73,3 +75,24 @@ class RejectMalformedRequests:
         except (BadRequest, SuspiciousOperation, MultiPartParserError, UnicodeDecodeError):
             return "the form could not be read."
         return ""
+
+
+class RecordLastSeen:
+    """Note a signed-in player's visit, at most once a minute (kept in their session)."""
+
+    INTERVAL = 60
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and response.status_code < 400:
+            now = time.time()
+            if now - request.session.get("seen_at", 0) > self.INTERVAL:
+                from games import services
+
+                services.touch(user)
+                request.session["seen_at"] = now
+        return response

@@ -8,6 +8,7 @@ functions in ``games.services`` do, atomically.
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from games.nmbr9 import Placement
 
@@ -55,6 +56,15 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created"]
         verbose_name_plural = "matches"
+        constraints = [
+            # A second unfinished attempt at the day's puzzle would let a player see the
+            # order in one and score in the other.
+            models.UniqueConstraint(
+                fields=["puzzle", "created_by"],
+                condition=models.Q(daily=True, status="active"),
+                name="one_open_daily_attempt",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
@@ -78,6 +88,9 @@ class Puzzle(models.Model):
     seed = models.BigIntegerField(unique=True)
     start = models.CharField(max_length=16, help_text="The pre-placed first tile.")
     par = models.IntegerField(null=True, blank=True)
+    par_queued = models.DateTimeField(
+        null=True, blank=True, help_text="When the current computation of par was asked for."
+    )
     daily_on = models.DateField(null=True, blank=True, unique=True)
     attempts = models.PositiveIntegerField(default=0)
     total = models.BigIntegerField(default=0)
@@ -175,7 +188,15 @@ class Seat(models.Model):
     total_strikes = models.PositiveSmallIntegerField(default=0)
     extensions_left = models.PositiveSmallIntegerField(default=2)
     reminded = models.BooleanField(default=False)
-    move_mailed = models.BooleanField(default=False)
+    mail_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="When an e-mail about this seat is due."
+    )
+    mail_reminder = models.BooleanField(
+        default=False, help_text="The e-mail due is the 80% reminder, not 'your move'."
+    )
+    mailed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the last 'your move' e-mail was sent."
+    )
     left_after = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Moves made in the match when this seat left it."
     )
@@ -246,6 +267,7 @@ class Profile(models.Model):
     email_on_move = models.BooleanField(
         default=True, help_text="E-mail me when it is my move and when time is running out."
     )
+    last_seen = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"settings of {self.player}"
@@ -299,17 +321,30 @@ class RatingChange(models.Model):
 
 
 class Notification(models.Model):
+    class Kind(models.TextChoices):
+        MOVE = "move", "Your move"
+        INFO = "info", "News"
+
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.INFO)
     text = models.CharField(max_length=200)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(default=timezone.now)
     read = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created", "-id"]
         indexes = [models.Index(fields=["player", "read"])]
+        constraints = [
+            # "Your move" is one notification per match, brought up to date, not repeated.
+            models.UniqueConstraint(
+                fields=["player", "match"],
+                condition=models.Q(kind="move", read=False),
+                name="one_unread_move_per_match",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.text

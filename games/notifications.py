@@ -1,26 +1,86 @@
-"""E-mails to players, sent only to those who want them."""
+"""E-mails to players: when one is due, whether to send it, and sending it at least once.
+
+A seat's ``mail_at`` says an e-mail about it is due: "your move" (set when the player comes
+to move) or the 80% reminder (``mail_reminder``). The sweep finds due e-mails in the
+database and ``send_due`` settles each one:
+
+- nothing is sent once the player has moved or opened the match (``mail_at`` is cleared), or
+  to a player without an address or who switched these e-mails off;
+- "your move" waits while the player is on the site (seen in the last ``AWAY``), and goes out
+  at most once per match a day; the reminder always goes out;
+- a claim (``mail_at`` moved ``LEASE`` ahead) keeps two workers from sending the same e-mail,
+  and an e-mail that fails to go out is tried again when the claim runs out.
+
+Links point at ``settings.SITE_URL``.
+"""
+
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
+from django.utils import timezone
 
-from games.models import Notification, Profile, Seat
+from games.models import Match, Profile, Seat
+
+AWAY = timedelta(minutes=30)
+LEASE = timedelta(minutes=10)
+MOVE_MAIL_EVERY = timedelta(days=1)
 
 
-def _wants_email(seat: Seat) -> bool:
-    if not seat.player.email:
-        return False
-    profile = Profile.objects.filter(player_id=seat.player_id).first()
-    return profile is None or profile.email_on_move
+def due(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Seats with an e-mail due."""
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(mail_at__lte=now)
+        .order_by("mail_at")
+        .values_list("id", flat=True)[:limit]
+    )
 
 
 def _url(seat: Seat) -> str:
     return settings.SITE_URL + seat.match.get_absolute_url()
 
 
-def send_your_move(seat_id: int) -> bool:
-    seat = Seat.objects.select_related("player", "match").get(pk=seat_id)
-    if seat.deadline is None or not _wants_email(seat):
+def send_due(seat_id: int, *, now: datetime | None = None) -> bool:
+    """Send the e-mail due for a seat if it should go out; True if one was sent."""
+    now = now or timezone.now()
+    seat = (
+        Seat.objects.select_related("player", "match").filter(pk=seat_id, mail_at__lte=now).first()
+    )
+    if seat is None:
         return False
+    lease = now + LEASE
+    if not Seat.objects.filter(pk=seat_id, mail_at=seat.mail_at).update(mail_at=lease):
+        return False  # another worker has it
+    claimed = Seat.objects.filter(pk=seat_id, mail_at=lease)
+
+    def settle(**fields) -> None:
+        claimed.update(mail_at=None, mail_reminder=False, **fields)
+
+    profile = Profile.objects.filter(player_id=seat.player_id).first()
+    wanted = bool(seat.player.email) and (profile is None or profile.email_on_move)
+    running = seat.match.status == Match.Status.ACTIVE and seat.deadline and seat.deadline > now
+    if not (wanted and running):
+        settle()
+        return False
+    if not seat.mail_reminder:
+        last_seen = profile.last_seen if profile else None
+        if last_seen is not None and last_seen > now - AWAY:
+            claimed.update(mail_at=last_seen + AWAY)  # on the site: ask again when away
+            return False
+        if seat.mailed_at is not None and seat.mailed_at > now - MOVE_MAIL_EVERY:
+            settle()
+            return False
+    if seat.mail_reminder:
+        _send_reminder(seat)
+        settle()
+    else:
+        _send_your_move(seat)
+        settle(mailed_at=now)
+    return True
+
+
+def _send_your_move(seat: Seat) -> None:
     send_mail(
         f"Your move in {seat.match}",
         f"Hello {seat.player.username},\n\nit is your move in {seat.match}:\n{_url(seat)}\n\n"
@@ -29,16 +89,9 @@ def send_your_move(seat_id: int) -> bool:
         None,
         [seat.player.email],
     )
-    return True
 
 
-def send_reminder(seat_id: int) -> bool:
-    seat = Seat.objects.select_related("player", "match").get(pk=seat_id)
-    Notification.objects.create(
-        player_id=seat.player_id, match=seat.match, text=f"Time is running out in {seat.match}."
-    )
-    if seat.deadline is None or not _wants_email(seat):
-        return False
+def _send_reminder(seat: Seat) -> None:
     send_mail(
         f"Time is running out in {seat.match}",
         f"Hello {seat.player.username},\n\nmost of your time for this move is used up.\n"
@@ -47,4 +100,3 @@ def send_reminder(seat_id: int) -> bool:
         None,
         [seat.player.email],
     )
-    return True

@@ -8,14 +8,14 @@ of kind PUZZLE; a challenge is a match of kind CHALLENGE on a puzzle's deal.
 import random
 import secrets
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from games import services
+from games import queue, services, visibility
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.nmbr9.puzzle import par as search_par
 from games.nmbr9.puzzle import puzzle as puzzle_deal
@@ -40,27 +40,44 @@ def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None)
         if Puzzle.objects.filter(seed=seed).exists():
             continue
         with transaction.atomic():
-            puzzle = Puzzle.objects.create(seed=seed, start=str(puzzle_deal(seed).start))
-            compute_par.delay_on_commit(puzzle.pk)
+            queued = timezone.now()
+            puzzle = Puzzle.objects.create(
+                seed=seed, start=str(puzzle_deal(seed).start), par_queued=queued
+            )
+            queue.send(compute_par, puzzle.pk, queued.isoformat())
         made.append(puzzle)
         if progress is not None:
             progress(len(made))
     return made
 
 
-def compute_par(puzzle_id: int) -> int | None:
-    """Store a puzzle's par once (a search that knows the whole order)."""
+def compute_par(puzzle_id: int, *, token: str | None = None) -> int | None:
+    """Store a puzzle's par once (a search that knows the whole order).
+
+    ``token`` is the time the computation was asked for (``Puzzle.par_queued``): the task
+    claims the puzzle only while it is still the latest request, so copies of a request
+    that was sent again do nothing.
+    """
     puzzle = Puzzle.objects.filter(pk=puzzle_id, par=None).first()
     if puzzle is None:
         return None
+    if token is not None:
+        asked = datetime.fromisoformat(token)
+        if not Puzzle.objects.filter(pk=puzzle_id, par=None, par_queued=asked).update(
+            par_queued=timezone.now()
+        ):
+            return None
     score = search_par(puzzle_deal(puzzle.seed)).score
     Puzzle.objects.filter(pk=puzzle_id, par=None).update(par=score)
     return score
 
 
 @transaction.atomic
-@transaction.atomic
 def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
+    """A new attempt at ``puzzle``: the counted daily attempt, or practice, which is refused
+    (``visibility.Hidden``) while the puzzle's order is still a secret for the player."""
+    if not daily:
+        visibility.check_may_practice(player, puzzle)
     match = Match.objects.create(
         kind=Match.Kind.PUZZLE,
         status=Match.Status.ACTIVE,
@@ -110,7 +127,10 @@ def publish_daily(day: date | None = None) -> Puzzle:
     existing = Puzzle.objects.filter(daily_on=day).first()
     if existing is not None:
         return existing
-    unused = Puzzle.objects.filter(daily_on=None, attempts=0, matches=None)
+    offered = ChallengeOffer.objects.filter(match__isnull=True)
+    unused = Puzzle.objects.filter(daily_on=None, attempts=0, matches=None).exclude(
+        Q(pk__in=offered.values("first_id")) | Q(pk__in=offered.values("second_id"))
+    )
     published = None
     while published is None:
         candidate = unused.order_by("id").first() or create_puzzles(1)[0]
@@ -122,7 +142,7 @@ def publish_daily(day: date | None = None) -> Puzzle:
         # Nothing published when another run took this candidate for another day: retry.
         published = Puzzle.objects.filter(daily_on=day).first()
     if unused.count() < LOW_STOCK:
-        make_puzzles.delay(REFILL)
+        queue.send(make_puzzles, REFILL)
     return published
 
 
@@ -171,9 +191,10 @@ def streak(player, *, day: date | None = None) -> int:
 # ------------------------------------------------------------------ challenges
 
 
-def played_puzzles(player) -> set[int]:
+def played_puzzles(*players) -> set[int]:
+    """The puzzles any of ``players`` has played or been invited to play."""
     return set(
-        Seat.objects.filter(player=player, match__puzzle__isnull=False).values_list(
+        Seat.objects.filter(player__in=players, match__puzzle__isnull=False).values_list(
             "match__puzzle_id", flat=True
         )
     )
@@ -189,14 +210,17 @@ def offer_challenge(
     time_control: str,
     rng: random.Random | None = None,
 ) -> ChallengeOffer:
-    """Two distinct random puzzles the challenger has not played, to choose from."""
-    services.check_match_settings(
+    """Two distinct random puzzles, to choose from, that neither the challenger nor anybody
+    invited has played, and that never were daily puzzles (their games are public)."""
+    invited = services.check_match_settings(
         challenger, players=players, time_control=time_control, invite=invite, open=open
     )
-    played = played_puzzles(challenger)
-    current = daily_puzzle()
-    excluded = played | ({current.pk} if current else set())
-    candidates = list(Puzzle.objects.exclude(pk__in=excluded).values_list("pk", flat=True))
+    excluded = played_puzzles(challenger, *invited.values())
+    candidates = list(
+        Puzzle.objects.filter(daily_on__isnull=True)
+        .exclude(pk__in=excluded)
+        .values_list("pk", flat=True)
+    )
     if len(candidates) < 2:
         candidates += [p.pk for p in create_puzzles(2 - len(candidates))]
     first, second = (rng or random.SystemRandom()).sample(candidates, 2)

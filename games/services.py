@@ -6,6 +6,7 @@ Background work (expiry, ratings) claims its rows with a conditional update and
 does nothing when someone else already did it.
 """
 
+import logging
 import secrets
 from collections import defaultdict
 from contextlib import contextmanager
@@ -18,9 +19,20 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Avg, Count, Max
 from django.utils import timezone
 
-from games import ratings
-from games.models import Match, Move, Notification, PlayerStats, Rating, RatingChange, Seat
+from games import queue, ratings, visibility
+from games.models import (
+    Match,
+    Move,
+    Notification,
+    PlayerStats,
+    Profile,
+    Rating,
+    RatingChange,
+    Seat,
+)
 from games.nmbr9 import Game, IllegalPlacement, Placement
+
+logger = logging.getLogger(__name__)
 
 EXTENSION = timedelta(days=1)
 REMIND_AT = 0.8
@@ -77,6 +89,21 @@ def load_state(match: Match, seat: Seat, seats: list[Seat] | None = None) -> Gam
     return GameState(match=match, seat=seat, game=engine_game(match, seats, _moves(match)))
 
 
+def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
+    """A match as ``user`` may look at it: the match, its seats and the user's own seat.
+
+    Raises Match.DoesNotExist for a match they may not know of, and
+    ``visibility.Hidden`` for one that would show them a puzzle order still secret to them.
+    """
+    match = (
+        Match.objects.select_related("puzzle").prefetch_related("seats__player").get(pk=match_id)
+    )
+    seats = list(match.seats.all())
+    seat = next((s for s in seats if user.is_authenticated and s.player_id == user.pk), None)
+    visibility.check_match_visible(user, match, seat)
+    return match, seats, seat
+
+
 def lock_match(match_id: int) -> tuple[Match, list[Seat]]:
     match = Match.objects.select_for_update().get(pk=match_id)
     seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
@@ -98,11 +125,26 @@ class _Writes:
     def __init__(self) -> None:
         self.moves: list[Move] = []
         self.notifications: list[Notification] = []
+        self.your_move: list[tuple[int, Match]] = []
         self.seats: dict[int, tuple[Seat, set[str]]] = {}
+
+    def mark(self) -> tuple[int, int, int, set[int]]:
+        """Where the writes stand now, for ``undo``."""
+        return len(self.moves), len(self.notifications), len(self.your_move), set(self.seats)
+
+    def undo(self, mark: tuple[int, int, int, set[int]]) -> None:
+        """Forget every write collected since ``mark``."""
+        moves, notifications, your_move, seats = mark
+        del self.moves[moves:]
+        del self.notifications[notifications:]
+        del self.your_move[your_move:]
+        for seat_id in set(self.seats) - seats:
+            del self.seats[seat_id]
 
     def flush(self) -> None:
         Move.objects.bulk_create(self.moves)
         Notification.objects.bulk_create(self.notifications)
+        _your_move_notifications(self.your_move)
         groups: dict[tuple[str, ...], list[Seat]] = defaultdict(list)
         for seat, fields in self.seats.values():
             groups[tuple(sorted(fields))].append(seat)
@@ -139,7 +181,7 @@ def _batched_writes():
     writes = _Writes()
     token = _writes.set(writes)
     try:
-        yield
+        yield writes
     finally:
         _writes.reset(token)
     writes.flush()
@@ -152,6 +194,39 @@ def _notify(player_id: int, match: Match | None, text: str) -> None:
         notification.save()
     else:
         writes.notifications.append(notification)
+
+
+def _notify_your_move(player_id: int, match: Match) -> None:
+    writes = _writes.get()
+    if writes is None:
+        _your_move_notifications([(player_id, match)])
+    else:
+        writes.your_move.append((player_id, match))
+
+
+def _your_move_notifications(pairs: list[tuple[int, Match]]) -> None:
+    """One unread "your move" per player and match: the one there is comes up to the top,
+    and only a player who has none gets a new one."""
+    if not pairs:
+        return
+    now = timezone.now()
+    unread = Notification.objects.filter(kind=Notification.Kind.MOVE, read=False)
+    match_ids = {match.pk for _, match in pairs}
+    existing = set(unread.filter(match_id__in=match_ids).values_list("player_id", "match_id"))
+    for player_id, match in pairs:
+        if (player_id, match.pk) in existing:
+            unread.filter(player_id=player_id, match=match).update(created=now)
+    Notification.objects.bulk_create(
+        Notification(
+            player_id=player_id,
+            match=match,
+            kind=Notification.Kind.MOVE,
+            text=f"Your move in {match}.",
+            created=now,
+        )
+        for player_id, match in dict.fromkeys(pairs)
+        if (player_id, match.pk) not in existing
+    )
 
 
 # ------------------------------------------------------------------ solo games
@@ -372,7 +447,8 @@ def place(match_id: int, player, *, x: int, y: int, rotation: int, round: int) -
                 raise MoveRefused(exc.reason) from None
             _record_move(seat, game, placement, level)
             seat.strikes = 0
-            seat.move_mailed = False
+            seat.mail_at = None
+            seat.mail_reminder = False
             _after_change(match, seats, game, moved=seat)
             return GameState(match=match, seat=seat, game=game)
     except IntegrityError:
@@ -418,15 +494,29 @@ def expire_many(seat_ids: list[int], *, now: datetime | None = None) -> int:
     overlap never deadlock) and read after the locks are held. A seat's deadline is
     only ever changed under its match's lock, and is cleared when its tile is placed, so
     running this any number of times, or alongside the player's own move, acts once.
+
+    A match whose expiry fails is logged and skipped (its savepoint rolled back) and the
+    others go on; should writing the batch fail, its seats are expired one at a time.
     """
     now = now or timezone.now()
+    try:
+        return _expire_batch(seat_ids, now)
+    except Exception:
+        if len(seat_ids) <= 1:
+            logger.exception("expiring seat %s failed", seat_ids)
+            return 0
+        logger.exception("expiring %d seats together failed: one at a time", len(seat_ids))
+        return sum(expire_many([seat_id], now=now) for seat_id in seat_ids)
+
+
+def _expire_batch(seat_ids: list[int], now: datetime) -> int:
     due = Seat.objects.filter(pk__in=seat_ids, deadline__lte=now)
     match_ids = sorted(set(due.values_list("match_id", flat=True)))
     if not match_ids:
         return 0
     wanted = set(seat_ids)
     expired = 0
-    with transaction.atomic(), _batched_writes():
+    with transaction.atomic(), _batched_writes() as writes:
         matches = list(
             Match.objects.select_for_update()
             .filter(pk__in=match_ids, status=Match.Status.ACTIVE)
@@ -446,15 +536,30 @@ def expire_many(seat_ids: list[int], *, now: datetime | None = None) -> int:
         for move in Move.objects.filter(seat__match__in=matches).order_by("id"):
             moves_of[match_of[move.seat_id]].append(move)
         for match in matches:
-            seats = seats_of[match.pk]
-            game = None
-            for seat in seats:
-                if seat.pk not in wanted or seat.deadline is None or seat.deadline > now:
-                    continue
-                if match.status != Match.Status.ACTIVE:
-                    break
-                game = game or engine_game(match, seats, moves_of[match.pk])
-                expired += _expire_seat(match, seats, game, seat, now)
+            mark = writes.mark()
+            try:
+                with transaction.atomic():
+                    expired += _expire_match(
+                        match, seats_of[match.pk], moves_of[match.pk], wanted, now
+                    )
+            except Exception:
+                logger.exception("expiry in match %s failed; its seats are skipped", match.pk)
+                writes.undo(mark)
+    return expired
+
+
+def _expire_match(
+    match: Match, seats: list[Seat], moves: list[Move], wanted: set[int], now: datetime
+) -> int:
+    game = None
+    expired = 0
+    for seat in seats:
+        if seat.pk not in wanted or seat.deadline is None or seat.deadline > now:
+            continue
+        if match.status != Match.Status.ACTIVE:
+            break
+        game = game or engine_game(match, seats, moves)
+        expired += _expire_seat(match, seats, game, seat, now)
     return expired
 
 
@@ -547,7 +652,8 @@ SEAT_FIELDS = [
     "total_strikes",
     "reminded",
     "remind_at",
-    "move_mailed",
+    "mail_at",
+    "mail_reminder",
     "left_after",
 ]
 
@@ -573,9 +679,12 @@ def _save_seats(seats: list[Seat]) -> None:
 def _update_deadlines(
     match: Match, seats: list[Seat], game: Game, now: datetime, *, moved: Seat | None = None
 ) -> None:
-    """Give a deadline to every seat that now has a tile to place, and none to the others."""
-    from games.tasks import send_move_email
+    """Give a deadline to every seat that now has a tile to place, and none to the others.
 
+    A player who is to move and did not just move hears of it: their "your move"
+    notification comes up to date, and an e-mail becomes due (``notifications`` decides
+    whether to send it). The sweep enforces the deadline: nothing waits in the broker.
+    """
     for seat in seats:
         to_move = seat.state == Seat.State.PLAYING and game.current_number(seat.index) is not None
         if not to_move:
@@ -583,18 +692,15 @@ def _update_deadlines(
         elif seat.deadline is None:
             seat.deadline = now + match.time_per_move
             _schedule(match, seat)
-            if seat is not moved and not seat.move_mailed:
-                seat.move_mailed = True
-                _notify(seat.player_id, match, f"Your move in {match}.")
-                send_move_email.delay_on_commit(seat.pk)
+            if seat is not moved:
+                _notify_your_move(seat.player_id, match)
+                if not seat.mail_reminder:
+                    seat.mail_at = now
     _save_seats(seats)
 
 
 def _schedule(match: Match, seat: Seat) -> None:
-    """A new deadline: its expiry task, and the time of its reminder for the sweep."""
-    from games.tasks import expire_seat
-
-    expire_seat.apply_async_on_commit((seat.pk,), eta=seat.deadline)
+    """A new deadline: the time of its 80% reminder, which the sweep sends."""
     seat.remind_at = seat.deadline - match.time_per_move * (1 - REMIND_AT)
     seat.reminded = False
 
@@ -614,46 +720,40 @@ def _finish(match: Match, seats: list[Seat], game: Game) -> None:
     for seat in seats:
         if not match.is_solo:
             _notify(seat.player_id, match, f"{match} is over: you finished #{seat.rank}.")
-        refresh_player_stats.delay_on_commit(seat.player_id)
+        queue.send(refresh_player_stats, seat.player_id)
     if match.puzzle_id:
         from games import puzzles
 
         puzzles.record_finish(match, seats)
     if match.rated:
-        rate_match.delay_on_commit(match.pk)
+        queue.send(rate_match, match.pk)
 
 
 def remind(seat_id: int, *, now: datetime | None = None) -> bool:
-    """Claim the 80% reminder of a seat's current deadline; True if it should be sent."""
+    """The 80% reminder of a seat's current deadline, once: a notification, and its e-mail
+    made due. False if it is not due or already done."""
     now = now or timezone.now()
-    return bool(
-        Seat.objects.filter(
+    with transaction.atomic():
+        claimed = Seat.objects.filter(
             pk=seat_id, reminded=False, remind_at__lte=now, deadline__gt=now
-        ).update(reminded=True)
-    )
+        ).update(reminded=True, mail_at=now, mail_reminder=True)
+        if claimed:
+            seat = Seat.objects.select_related("match").get(pk=seat_id)
+            _notify(seat.player_id, seat.match, f"Time is running out in {seat.match}.")
+    return bool(claimed)
 
 
-def due_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:
-    now = now or timezone.now()
-    return list(
-        Seat.objects.filter(
-            remind_at__lte=now,
-            reminded=False,
-            deadline__gt=now,
-            match__status=Match.Status.ACTIVE,
-        )
-        .order_by("remind_at")
-        .values_list("id", flat=True)[:limit]
-    )
-
-
-def due_seats(now: datetime | None = None, limit: int = 10_000) -> list[int]:
-    now = now or timezone.now()
-    return list(
-        Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
-        .order_by("deadline")
-        .values_list("id", flat=True)[:limit]
-    )
+def seen(match: Match, seat: Seat | None) -> None:
+    """The player of ``seat`` has the match in front of them: its "your move" notification
+    is read, and no e-mail about it is due any more."""
+    if seat is None or match.is_solo:
+        return
+    Notification.objects.filter(
+        player_id=seat.player_id, match=match, kind=Notification.Kind.MOVE, read=False
+    ).update(read=True)
+    if seat.mail_at is not None:
+        Seat.objects.filter(pk=seat.pk).update(mail_at=None, mail_reminder=False)
+        seat.mail_at, seat.mail_reminder = None, False
 
 
 # ------------------------------------------------------------------ ratings
@@ -700,6 +800,13 @@ def rate_match(match_id: int) -> bool:
 
 
 # ------------------------------------------------------------------ profiles
+
+
+def touch(player, *, now: datetime | None = None) -> None:
+    """Note that ``player`` is on the site now (e-mails wait while they are)."""
+    now = now or timezone.now()
+    if not Profile.objects.filter(player=player).update(last_seen=now):
+        Profile.objects.get_or_create(player=player, defaults={"last_seen": now})
 
 
 def personal_best(player) -> int | None:

@@ -113,7 +113,8 @@ def board_svg(
     all_cells = [c for t in tiles for c in t.cells] + list(ghost_cells)
     x0, y0, w, h = _bounds(all_cells)
     context = {
-        "tiles": sorted(tiles, key=lambda t: t.level),
+        # By level, then by position: never in the order placed, which may be a secret.
+        "tiles": sorted(tiles, key=lambda t: (t.level, t.cells)),
         "ghost": (
             {
                 "squares": _squares(ghost_cells),

@@ -1,8 +1,69 @@
-"""Celery tasks: small, take ids, call services, and are safe to run twice."""
+"""Celery tasks: small, take ids, call services, and are safe to run twice.
+
+None of them has to arrive: ``sweep`` (every half minute, from beat) finds every piece of due
+work in the database and sends it again, and each task claims its rows before acting.
+"""
 
 from celery import shared_task
 
-from games import notifications, services
+from games import notifications, queue, services
+from games import sweep as due
+
+#: Seats per task sent by the sweep: one transaction and one message for each batch.
+SWEEP_BATCH = 100
+
+
+def _batches(ids: list[int]):
+    for start in range(0, len(ids), SWEEP_BATCH):
+        yield ids[start : start + SWEEP_BATCH]
+
+
+@shared_task(ignore_result=True)
+def sweep() -> dict[str, int]:
+    """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats."""
+    seat_ids = due.due_seats()
+    for batch in _batches(seat_ids):
+        queue.send_now(expire_seats, batch)
+    reminders = due.due_reminders()
+    for batch in _batches(reminders):
+        queue.send_now(remind_seats, batch)
+    mails = notifications.due()
+    for batch in _batches(mails):
+        queue.send_now(send_mails, batch)
+    unrated = due.unrated_matches()
+    for match_id in unrated:
+        queue.send_now(rate_match, match_id)
+    pars = due.claim_par()
+    for puzzle_id, token in pars:
+        queue.send_now(compute_par, puzzle_id, token)
+    stale = due.stale_stats()
+    for player_id in stale:
+        queue.send_now(refresh_player_stats, player_id)
+    return {
+        "expiries": len(seat_ids),
+        "reminders": len(reminders),
+        "mails": len(mails),
+        "ratings": len(unrated),
+        "par": len(pars),
+        "stats": len(stale),
+    }
+
+
+@shared_task(ignore_result=True)
+def expire_seats(seat_ids: list[int]) -> None:
+    services.expire_many(seat_ids)
+
+
+@shared_task(ignore_result=True)
+def remind_seats(seat_ids: list[int]) -> None:
+    for seat_id in seat_ids:
+        services.remind(seat_id)
+
+
+@shared_task(ignore_result=True)
+def send_mails(seat_ids: list[int]) -> None:
+    for seat_id in seat_ids:
+        notifications.send_due(seat_id)
 
 
 @shared_task(ignore_result=True)
@@ -11,52 +72,15 @@ def refresh_player_stats(player_id: int) -> None:
 
 
 @shared_task(ignore_result=True)
-def expire_seat(seat_id: int) -> None:
-    services.expire(seat_id)
-
-
-@shared_task(ignore_result=True)
-def expire_seats(seat_ids: list[int]) -> None:
-    services.expire_many(seat_ids)
-
-
-#: Due seats per task sent by the sweep: one transaction and one message for each batch.
-SWEEP_BATCH = 100
-
-
-@shared_task(ignore_result=True)
-def sweep_deadlines() -> int:
-    """Every minute: expire every due seat whose scheduled task was lost or late, and send
-    the reminders of seats with 80% of their time used."""
-    seat_ids = services.due_seats()
-    for start in range(0, len(seat_ids), SWEEP_BATCH):
-        expire_seats.delay(seat_ids[start : start + SWEEP_BATCH])
-    for seat_id in services.due_reminders():
-        remind_seat.delay(seat_id)
-    return len(seat_ids)
-
-
-@shared_task(ignore_result=True)
-def remind_seat(seat_id: int) -> None:
-    if services.remind(seat_id):
-        notifications.send_reminder(seat_id)
-
-
-@shared_task(ignore_result=True)
-def send_move_email(seat_id: int) -> None:
-    notifications.send_your_move(seat_id)
-
-
-@shared_task(ignore_result=True)
 def rate_match(match_id: int) -> None:
     services.rate_match(match_id)
 
 
 @shared_task(ignore_result=True, time_limit=300, soft_time_limit=280)
-def compute_par(puzzle_id: int) -> None:
+def compute_par(puzzle_id: int, token: str | None = None) -> None:
     from games import puzzles
 
-    puzzles.compute_par(puzzle_id)
+    puzzles.compute_par(puzzle_id, token=token)
 
 
 @shared_task(ignore_result=True)

@@ -1,3 +1,4 @@
+import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlencode
@@ -28,7 +29,6 @@ from games.models import (
     ChallengeOffer,
     DailyResult,
     Match,
-    Move,
     Notification,
     PlayerStats,
     Profile,
@@ -40,6 +40,7 @@ from games.models import (
 from games.nmbr9 import Board, IllegalPlacement, Placement
 from games.services import GameState, MoveRefused
 from games.svg import board_svg, rating_chart_svg
+from games.visibility import Hidden
 
 PLAY = "games/game.html#play"
 LEADERBOARD_DAYS = 90
@@ -223,17 +224,15 @@ def new_match(request: HttpRequest) -> HttpResponse:
 
 
 def _match_and_seat(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
-    match = get_object_or_404(Match.objects.prefetch_related("seats__player"), pk=match_id)
-    seats = list(match.seats.all())
-    seat = next((s for s in seats if s.player_id == request.user.pk), None)
-    visible = (
-        seat is not None
-        or match.is_finished
-        or (match.status == Match.Status.WAITING and match.open)
-    )
-    if not visible:
-        raise Http404("No game of yours has this number.")
-    return match, seats, seat
+    try:
+        return services.open_match(match_id, request.user)
+    except Match.DoesNotExist:
+        raise Http404("No game of yours has this number.") from None
+
+
+def _hidden(request: HttpRequest, reason: Hidden) -> HttpResponse:
+    """The page shown instead of a game whose puzzle order is still secret for the viewer."""
+    return render(request, "games/hidden.html", {"reason": str(reason)}, status=403)
 
 
 def _default_ghost(board: Board, number: int) -> Placement:
@@ -262,8 +261,13 @@ class LogEntry:
     text: str
 
 
-def _match_log(seats: list[Seat], boards: dict[int, Board]) -> list[LogEntry]:
-    """What happened in the match as far as the viewer can see it, newest first."""
+def _match_log(
+    seats: list[Seat], boards: dict[int, Board], horizon: int | None = None
+) -> list[LogEntry]:
+    """What happened in the match as far as the viewer can see it, newest first.
+
+    ``boards`` are the displays as the viewer sees them; in free pace ``horizon`` is the
+    viewer's own round, and a player who left later is shown leaving there."""
     entries = []
     for index, board in boards.items():
         name = seats[index].player.username
@@ -279,15 +283,29 @@ def _match_log(seats: list[Seat], boards: dict[int, Board]) -> list[LogEntry]:
         if seat.has_left:
             verb = "resigned" if seat.state == Seat.State.RESIGNED else "was dropped"
             round = seat.placed + (seat.state == Seat.State.RESIGNED)
+            if horizon is not None:
+                round = min(round, horizon)
             entries.append((round, 99, LogEntry(round, f"{seat.player.username} {verb}.")))
     entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
     return [entry for _, _, entry in entries]
 
 
-def _version(match: Match, seats: list[Seat], moves: int) -> str:
-    """Changes whenever anything a waiting player sees may have changed."""
-    states = "".join(s.state[0] for s in seats)
-    return f"{match.status}-{states}-{moves}"
+def _version(match: Match, seats: list[Seat], viewer: Seat | None) -> str:
+    """Changes whenever anything the viewer may see changes, and tells nothing more: in free
+    pace an opponent's progress counts only up to the viewer's own."""
+    horizon = None
+    if viewer is not None and match.pace == Match.Pace.FREE and not match.is_finished:
+        horizon = viewer.placed
+    seen = [
+        (
+            s.state,
+            s.placed if horizon is None or s is viewer else min(s.placed, horizon),
+            s.total_strikes,
+        )
+        for s in seats
+    ]
+    digest = hashlib.sha256(repr((match.status, seen)).encode()).hexdigest()
+    return f"{match.status}-{digest[:16]}"
 
 
 def _play_context(
@@ -309,7 +327,7 @@ def _play_context(
         "is_player": is_player,
         "error": error,
         "rounds": game.rounds,
-        "version": _version(match, seats, len(game.moves)),
+        "version": _version(match, seats, me if is_player else None),
     }
     if is_player and not match.is_finished:
         view = game.player_view(me.index)
@@ -342,13 +360,14 @@ def _play_context(
                 css_class="board" if index == focus else "board small",
             ),
             placed=len(placements),
-            to_move=seats[index].deadline is not None,
+            to_move=seats[index].deadline is not None and match.pace == Match.Pace.ROUNDS,
         )
         for index, placements, score in opponents
     ]
     if not match.is_solo:
         boards[me.index] = board
-        context["log"] = _match_log(seats, boards)
+        free = match.pace == Match.Pace.FREE and is_player and not match.is_finished
+        context["log"] = _match_log(seats, boards, game.round_of(me.index) if free else None)
     context["focus"] = focus
     ghost = None
     if number is not None:
@@ -428,24 +447,32 @@ def _game_page(request: HttpRequest, match_id: int, *, status: int = 200, **kwar
             "free": match.players - len(seats),
             "error": kwargs.get("error", ""),
             "polling": match.status == Match.Status.WAITING,
-            "version": _version(match, seats, 0),
+            "version": _version(match, seats, seat),
         }
         template = PLAY if request.htmx else "games/game.html"
         return render(request, template, context, status=status)
+    if status == 200:
+        services.seen(match, seat)
     state = services.load_state(match, seat or seats[0], seats)
     return _render_play(request, state, seats, status=status, **kwargs)
 
 
 @require_GET
 def game(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        return _game(request, match_id)
+    except Hidden as exc:
+        return _hidden(request, exc)
+
+
+def _game(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         match = get_object_or_404(Match, pk=match_id)
         if not match.is_finished:
             return redirect_to_login(request.get_full_path())
     if "poll" in request.GET:
-        match, seats, _ = _match_and_seat(request, match_id)
-        moves = Move.objects.filter(seat__match=match).count()
-        if request.GET["poll"] == _version(match, seats, moves):
+        match, seats, seat = _match_and_seat(request, match_id)
+        if request.GET["poll"] == _version(match, seats, seat):
             return HttpResponse(status=204)
         return _game_page(request, match_id)
     focus = request.GET.get("focus")
@@ -531,12 +558,12 @@ def extend(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through a finished match round by round, every player's display side by side."""
-    match = get_object_or_404(
-        Match.objects.prefetch_related("seats__player"),
-        pk=match_id,
-        status=Match.Status.FINISHED,
-    )
-    seats = list(match.seats.all())
+    try:
+        match, seats, _ = _match_and_seat(request, match_id)
+    except Hidden as exc:
+        return _hidden(request, exc)
+    if not match.is_finished:
+        raise Http404("This match is not finished.")
     game = services.load_state(match, seats[0], seats).game
     try:
         round = parse_int(request.GET.get("round", str(game.rounds)), minimum=0)
@@ -594,7 +621,10 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
 @require_POST
 def play_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
-    return redirect(puzzles.start_puzzle(request.user, puzzle))
+    try:
+        return redirect(puzzles.start_puzzle(request.user, puzzle))
+    except Hidden as exc:
+        return _hidden(request, exc)
 
 
 @require_GET

@@ -40,6 +40,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.middleware.RecordLastSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -94,17 +95,27 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
+# The broker may go away: workers and beat reconnect for as long as it takes, and a request
+# that sends a task gives up quickly (the sweep sends the work again; see games/queue.py).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 10}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    # Every piece of due work (deadlines, reminders, e-mails, ratings, par, stats) is found
+    # in the database and sent again; nothing waits in the broker.
+    "sweep": {"task": "games.tasks.sweep", "schedule": 30.0},
     # At 00:00 UTC, and again every hour in case beat was down at midnight: publishing
-    # is idempotent, so only the first run of a day does anything.
+    # is idempotent, so only the first run of a day does anything (/daily/ publishes too).
     "publish-daily": {"task": "games.tasks.publish_daily", "schedule": crontab(minute=0)},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": crontab(minute=30)},
 }
-# Deadline tasks wait in the broker until their ETA (up to 9 days: 7 plus extensions);
-# a shorter visibility timeout would hand them out again every time it passes.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 10 * 24 * 3600}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -11,7 +11,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games import ratings, services
+from games import notifications, ratings, services, sweep
 from games.models import Match, Move, Notification, Profile, Rating, RatingChange, Seat
 from games.nmbr9 import Board, Game, deal
 from games.nmbr9.policy import choose
@@ -393,7 +393,7 @@ def test_expire_does_nothing_when_the_match_is_not_active(alice, bob):
     Match.objects.filter(pk=match.pk).update(status=Match.Status.CANCELLED)
     assert services.expire(seat.pk) is False
     assert not Move.objects.exists()
-    assert services.due_seats() == []
+    assert sweep.due_seats() == []
 
 
 def test_two_expiries_in_a_row_drop_the_seat_and_nobody_waits_for_it(alice, bob):
@@ -413,7 +413,7 @@ def test_two_expiries_in_a_row_drop_the_seat_and_nobody_waits_for_it(alice, bob)
     assert a.left_after == 3  # both tiles of round 1 and her own of round 2
     assert Notification.objects.filter(player=alice, text__contains="were dropped").exists()
     assert services.expire(a.pk) is False
-    assert services.due_seats(timezone.now() + timedelta(days=30)) == [seat_of(match, bob).pk]
+    assert sweep.due_seats(timezone.now() + timedelta(days=30)) == [seat_of(match, bob).pk]
 
     play(match, bob)  # round 2
     game = game_of(match)
@@ -767,83 +767,118 @@ def test_remind_does_nothing_without_a_deadline(alice, bob):
 # ------------------------------------------------------------------ notifications
 
 
-def test_your_move_is_notified_once_until_the_player_acts(alice, bob):
+def unread_your_move(match, user) -> int:
+    return Notification.objects.filter(
+        player=user, match=match, kind=Notification.Kind.MOVE, read=False
+    ).count()
+
+
+def test_your_move_is_one_notification_per_match_kept_up_to_date(alice, bob):
     match = make_match(alice, bob, pace="rounds")
     assert your_move(match, alice) == your_move(match, bob) == 1
-    assert seat_of(match, alice).move_mailed and seat_of(match, bob).move_mailed
+    first = Notification.objects.get(player=bob, match=match, kind="move")
 
     play(match, bob)
-    assert seat_of(match, bob).move_mailed is False
-    assert your_move(match, bob) == 1
     a = seat_of(match, alice)
     make_due(a)
     services.expire(a.pk)  # alice's round 1 by fallback: round 2 starts
-    assert your_move(match, bob) == 2  # bob's move again, and he had acted
-    assert your_move(match, alice) == 1  # alice has not acted since her notification
+    assert your_move(match, bob) == 1 and unread_your_move(match, bob) == 1
+    assert Notification.objects.get(player=bob, match=match, kind="move").created > first.created
+    assert your_move(match, alice) == 1
 
-    play(match, bob)  # bob's round 2: still nothing new for alice
-    assert your_move(match, alice) == 1 and your_move(match, bob) == 2
-    assert seat_of(match, alice).move_mailed is True
-
-    play(match, alice)  # her move completes round 2: round 3 starts while she looks at it
-    assert your_move(match, alice) == 1 and your_move(match, bob) == 3
-    assert seat_of(match, alice).move_mailed is False
-    play(match, alice)  # round 3; now only bob is to move
-    play(match, bob)  # bob completes round 3: alice is away and hears of round 4
-    assert your_move(match, alice) == 2 and your_move(match, bob) == 3
+    services.seen(match, seat_of(match, bob))  # bob opens the match
+    assert unread_your_move(match, bob) == 0
+    play(match, bob)
+    play(match, alice)  # round 3 for both: bob has read his, so he gets a new one
+    assert unread_your_move(match, bob) == 1 and your_move(match, bob) == 2
+    assert unread_your_move(match, alice) == 1 and your_move(match, alice) == 1
 
 
-def test_move_emails_go_only_to_players_who_want_them(
-    alice, bob, carol, dave, eager_tasks, django_capture_on_commit_callbacks
-):
+def test_opening_the_match_page_reads_the_notification_and_cancels_the_email(client, alice, bob):
+    match = make_match(alice, bob, pace="free")
+    assert seat_of(match, alice).mail_at is not None
+    client.force_login(alice)
+    assert client.get(match.get_absolute_url()).status_code == 200
+    assert unread_your_move(match, alice) == 0 and unread_your_move(match, bob) == 1
+    assert seat_of(match, alice).mail_at is None and seat_of(match, bob).mail_at is not None
+
+
+def mails_for(match) -> list[str]:
+    """Settle every e-mail due in ``match`` now; the addresses written to."""
+    mail.outbox.clear()
+    for seat in match.seats.all():
+        notifications.send_due(seat.pk)
+    return sorted(m.to[0] for m in mail.outbox)
+
+
+def test_move_emails_go_to_players_away_who_want_them_once_a_day(alice, bob, carol, dave, settings):
+    settings.SITE_URL = "https://nmbr9.example.org"
     Profile.objects.create(player=alice, email_on_move=True)
     Profile.objects.create(player=carol, email_on_move=False)
     dave.email = ""
     dave.save()
-    match = services.create_match(
-        alice,
-        players=4,
-        pace="rounds",
-        time_control="1h",
-        rated=False,
-        invite=["bob", "carol", "dave"],
-        seed=7,
-    )
-    services.join(match.pk, bob)
-    services.join(match.pk, carol)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.join(match.pk, dave)
-    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "bob@example.com"]
+    match = make_match(alice, bob, carol, dave, pace="rounds")
+    assert mails_for(match) == ["alice@example.com", "bob@example.com"]
     assert all(m.subject == f"Your move in {match}" for m in mail.outbox)
-    assert all(match.get_absolute_url() in m.body for m in mail.outbox)
+    assert all(
+        f"https://nmbr9.example.org{match.get_absolute_url()}" in m.body for m in mail.outbox
+    )
+    assert Seat.objects.filter(match=match, mail_at__isnull=False).count() == 0
     for user in (alice, bob, carol, dave):
         assert your_move(match, user) == 1  # the notification is for everybody
+    for user in (alice, bob, carol, dave):
+        play(match, user)  # round 2: their move again, but they had an e-mail today
+    assert mails_for(match) == []
+    Seat.objects.filter(match=match).update(mailed_at=timezone.now() - timedelta(days=1, minutes=1))
+    for user in (alice, bob, carol, dave):
+        play(match, user)
+    assert mails_for(match) == ["alice@example.com", "bob@example.com"]
 
+
+def test_a_player_on_the_site_gets_the_email_only_after_being_away(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    seen = timezone.now() - timedelta(minutes=10)
+    services.touch(alice, now=seen)
+    assert mails_for(match) == ["bob@example.com"]
+    a = seat_of(match, alice)
+    assert a.mail_at == seen + notifications.AWAY
     mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        for user in (alice, bob, carol):
-            play(match, user)
-    assert mail.outbox == []  # waiting for dave
-    with django_capture_on_commit_callbacks(execute=True):
-        play(match, dave)
-    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "bob@example.com"]
+    assert notifications.send_due(a.pk, now=seen + timedelta(minutes=29)) is False
+    assert notifications.send_due(a.pk, now=seen + timedelta(minutes=31)) is True
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    assert seat_of(match, alice).mail_at is None
 
 
-def test_the_reminder_notifies_and_mails_players_who_want_it(alice, bob, eager_tasks):
-    from games.tasks import remind_seat
+def test_an_email_that_fails_is_sent_again_after_its_claim_runs_out(alice, bob, monkeypatch):
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
 
+    def down(*args, **kwargs):
+        raise OSError("the mail server is down")
+
+    monkeypatch.setattr(notifications, "send_mail", down)
+    with pytest.raises(OSError):
+        notifications.send_due(a.pk)
+    assert notifications.send_due(a.pk) is False  # claimed: nobody sends it twice at once
+    monkeypatch.undo()
+    later = timezone.now() + notifications.LEASE + timedelta(seconds=1)
+    assert notifications.send_due(a.pk, now=later) is True
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+
+
+def test_the_reminder_notifies_once_and_mails_players_who_want_it(alice, bob):
     Profile.objects.create(player=bob, email_on_move=False)
     match = make_match(alice, bob, pace="free")
-    a, b = seat_of(match, alice), seat_of(match, bob)
-    # 81% of the hour used: move the deadlines, not the clock
+    mails_for(match)  # the "your move" e-mails of the start
     now = timezone.now()
+    # 81% of the hour used: move the deadlines, not the clock
     Seat.objects.filter(match=match).update(
         deadline=now + timedelta(minutes=11), remind_at=now - timedelta(minutes=1)
     )
-    remind_seat.delay(a.pk)
-    remind_seat.delay(b.pk)
-    remind_seat.delay(a.pk)
-    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    for seat in match.seats.all():
+        assert services.remind(seat.pk) is True
+        assert services.remind(seat.pk) is False
+    assert mails_for(match) == ["alice@example.com"]
     assert "Time is running out" in mail.outbox[0].subject
     for user in (alice, bob):
         assert (

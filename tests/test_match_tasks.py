@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.db import transaction
 from django.utils import timezone
 
-from games import services
+from games import queue, services
 from games.models import Match, Move, Notification, PlayerStats, Rating, RatingChange, Seat
-from games.tasks import rate_match, refresh_player_stats, sweep_deadlines
+from games.nmbr9.policy import choose
+from games.tasks import rate_match, refresh_player_stats, sweep
 from tests.test_match_services import make_due, make_match, play, play_to_end, seat_of
 from tests.test_tasks import wait_for
 
@@ -29,14 +29,12 @@ def drain(marker_player) -> None:
     wait_for(lambda: PlayerStats.objects.filter(player=marker_player).exists())
 
 
-def test_a_scheduled_expiry_advances_the_match(celery_worker, alice, bob):
+def test_the_sweep_expires_a_due_seat_and_the_match_advances(celery_worker, alice, bob):
     match = make_match(alice, bob, pace="rounds")
     play(match, bob)
     a = seat_of(match, alice)
     make_due(a)
-    a.refresh_from_db()
-    with transaction.atomic():
-        services._schedule(match, a)  # what every new deadline does, now already due
+    sweep.delay()
 
     a = wait_for(lambda: Seat.objects.filter(pk=a.pk, placed=1, strikes=1).first())
     move = Move.objects.get(seat=a)
@@ -46,12 +44,12 @@ def test_a_scheduled_expiry_advances_the_match(celery_worker, alice, bob):
     assert Notification.objects.filter(player=alice, text__contains="one strike").exists()
 
 
-def test_the_sweep_finds_a_deadline_whose_task_was_lost(celery_worker, alice, bob, carol):
+def test_the_sweep_finds_every_due_deadline(celery_worker, alice, bob, carol):
     match = make_match(alice, bob, carol, pace="free")
     lost = [seat_of(match, alice), seat_of(match, carol)]
     for seat in lost:
-        make_due(seat)  # its scheduled task still waits for the old deadline
-    sweep_deadlines.delay()
+        make_due(seat)
+    sweep.delay()
 
     wait_for(lambda: Seat.objects.filter(pk__in=[s.pk for s in lost], strikes=1).count() == 2)
     b = seat_of(match, bob)
@@ -59,7 +57,7 @@ def test_the_sweep_finds_a_deadline_whose_task_was_lost(celery_worker, alice, bo
     for seat in lost:
         seat.refresh_from_db()
         assert seat.placed == 1 and seat.deadline > timezone.now()
-    sweep_deadlines.delay()  # nothing is due any more: nothing changes
+    sweep.delay()  # nothing is due any more: nothing changes
     drain(bob)  # the sweep has run
     drain(bob)  # and so has any expiry task it sent
     assert Move.objects.filter(seat__match=match).count() == 2
@@ -91,21 +89,87 @@ def test_the_sweep_sends_a_due_reminder_once(celery_worker, alice, bob):
     match = make_match(alice, bob, pace="rounds")
     a = seat_of(match, alice)
     assert a.remind_at == a.deadline - timedelta(minutes=12)  # 80% of the hour
-    drain(bob)  # the "your move" e-mails of the start
-    mail.outbox.clear()
+    Seat.objects.filter(match=match).update(mail_at=None)  # no "your move" e-mail here
     now = timezone.now()
     # 85% of the hour used: the reminder is due, the deadline is not.
     Seat.objects.filter(pk=a.pk).update(
         deadline=now + timedelta(minutes=9), remind_at=now - timedelta(minutes=3)
     )
-    sweep_deadlines.delay()
-    sweep_deadlines.delay()
+    sweep.delay()
+    sweep.delay()
     drain(bob)  # the sweeps have run
     drain(bob)  # and so have the reminder tasks they sent
     assert Seat.objects.get(pk=a.pk).reminded
     assert not Seat.objects.get(pk=seat_of(match, bob).pk).reminded
-    assert [m.to for m in mail.outbox] == [[alice.email]]
-    assert "time" in mail.outbox[0].subject.lower()
     assert (
         Notification.objects.filter(player=alice, text__startswith="Time is running").count() == 1
     )
+    sweep.delay()  # the reminder's e-mail is due now
+    drain(bob)
+    drain(bob)
+    assert [m.to for m in mail.outbox] == [[alice.email]]
+    assert "time" in mail.outbox[0].subject.lower()
+    sweep.delay()
+    drain(bob)
+    drain(bob)
+    assert len(mail.outbox) == 1
+
+
+def lose_tasks(monkeypatch) -> list:
+    """From now on, tasks sent after a commit are lost on their way to the broker."""
+    lost = []
+    monkeypatch.setattr(queue, "send_now", lambda task, *args: lost.append(task.name))
+    return lost
+
+
+def test_a_rating_task_that_was_never_sent_is_applied_by_the_sweep_once(
+    celery_worker, alice, bob, carol, monkeypatch
+):
+    match = make_match(alice, bob, pace="free", removed=4)
+    lost = lose_tasks(monkeypatch)
+    play_to_end(match, [alice, bob])
+    monkeypatch.undo()
+    assert "games.tasks.rate_match" in lost
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rated_at is None
+    sweep.delay()
+    sweep.delay()
+    wait_for(lambda: RatingChange.objects.filter(match=match).count() == 2)
+    drain(carol)
+    drain(carol)
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1]
+
+
+def test_lost_stats_par_and_mail_tasks_are_done_by_the_sweep(
+    celery_worker, alice, bob, carol, monkeypatch
+):
+    from games import puzzles
+    from games.models import Puzzle
+
+    lost = lose_tasks(monkeypatch)
+    solo = services.start_solo(alice, seed=5)
+    for _ in range(20):
+        game = services.load_state(solo, solo.seats.get()).game
+        p = choose(game.board(0), game.current_number(0))
+        services.place(solo.pk, alice, x=p.x, y=p.y, rotation=p.rotation, round=game.round_of(0))
+    (puzzle,) = puzzles.create_puzzles(1)
+    match = make_match(bob, carol, pace="free")  # "your move" e-mails due for both
+    monkeypatch.undo()
+    assert {"games.tasks.refresh_player_stats", "games.tasks.compute_par"} <= set(lost)
+    assert not PlayerStats.objects.filter(player=alice).exists()
+    assert Puzzle.objects.get(pk=puzzle.pk).par is None
+    mail.outbox.clear()
+    # The par request is old enough to be asked for again.
+    Puzzle.objects.filter(pk=puzzle.pk).update(par_queued=timezone.now() - timedelta(hours=1))
+    sweep.delay()
+    stats = wait_for(lambda: PlayerStats.objects.filter(player=alice, solo_games=1).first())
+    assert stats.solo_best == solo.seats.get().score
+    wait_for(lambda: Puzzle.objects.filter(pk=puzzle.pk, par__isnull=False).exists())
+    wait_for(lambda: len(mail.outbox) == 2)
+    assert sorted(m.to[0] for m in mail.outbox) == [bob.email, carol.email]
+    assert all(match.get_absolute_url() in m.body for m in mail.outbox)
+    sweep.delay()
+    drain(carol)
+    drain(carol)
+    assert len(mail.outbox) == 2

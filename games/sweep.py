@@ -1,0 +1,76 @@
+"""The periodic sweep: every piece of due work, found from the database alone.
+
+Tasks are sent after commit and may be lost (the broker was away, a worker died, a task
+failed). Nothing depends on them arriving: every half minute the beat job asks these
+functions for what is due and sends it again. Each kind of work claims its rows when it runs,
+so work sent twice is done once.
+"""
+
+from datetime import datetime, timedelta
+
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.models import Match, Puzzle, Seat
+
+#: A par computation asked for this long ago without a result is asked for again.
+PAR_LEASE = timedelta(minutes=10)
+
+
+def due_seats(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Seats whose deadline has passed in running matches, the most overdue first."""
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
+        .order_by("deadline")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def due_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Seats with 80% of their time used and no reminder yet."""
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(
+            remind_at__lte=now,
+            reminded=False,
+            deadline__gt=now,
+            match__status=Match.Status.ACTIVE,
+        )
+        .order_by("remind_at")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def unrated_matches(limit: int = 1000) -> list[int]:
+    """Finished rated matches whose ratings have not been applied."""
+    return list(
+        Match.objects.filter(status=Match.Status.FINISHED, rated=True, rated_at=None)
+        .order_by("finished")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def stale_stats(limit: int = 1000) -> list[int]:
+    """Players with a solo game finished after their profile figures were computed."""
+    return list(
+        Seat.objects.filter(match__kind=Match.Kind.SOLO, match__status=Match.Status.FINISHED)
+        .filter(Q(player__stats__isnull=True) | Q(match__finished__gt=F("player__stats__updated")))
+        .order_by()
+        .values_list("player_id", flat=True)
+        .distinct()[:limit]
+    )
+
+
+def claim_par(now: datetime | None = None, limit: int = 100) -> list[tuple[int, str]]:
+    """Puzzles without par and no computation asked for in the last ``PAR_LEASE``: each is
+    marked asked-for now and returned with that time as the token its task must show."""
+    now = now or timezone.now()
+    stale = Puzzle.objects.filter(par=None).filter(
+        Q(par_queued=None) | Q(par_queued__lt=now - PAR_LEASE)
+    )
+    claimed = []
+    for pk, queued in stale.order_by("id").values_list("pk", "par_queued")[:limit]:
+        if Puzzle.objects.filter(pk=pk, par=None, par_queued=queued).update(par_queued=now):
+            claimed.append((pk, now.isoformat()))
+    return claimed

@@ -1,0 +1,91 @@
+"""Who may see a match, and when a puzzle's order is still a secret: decided here only.
+
+A puzzle's order is one secret shared by every game played on it. Nobody may see anything
+that depends on it (a game on the puzzle, its replay, a practice attempt) while the puzzle
+is *live* for them, unless they have finished a counted attempt at it:
+
+- the daily puzzle is live until its UTC day is over (and for the days before it is
+  published); the counted attempt is the first one finished that day;
+- a puzzle in a challenge is live for each player seated or invited in it until their own
+  game in it is finished, or the challenge ends;
+- the two puzzles offered to a challenger are live for them while the offer is open.
+
+A visitor who is not logged in could be anybody, so for them a puzzle is live while it is
+live for anybody.
+"""
+
+from datetime import date, timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
+
+#: An offer left unpicked for this long no longer holds its two puzzles back.
+OFFER_DAYS = 3
+#: Tiles in a puzzle, the pre-placed one included.
+PUZZLE_TILES = 20
+_OPEN = (Match.Status.WAITING, Match.Status.ACTIVE)
+
+
+class Hidden(Exception):
+    """The viewer may not see this; ``str()`` says why, in words for them."""
+
+
+def today() -> date:
+    return timezone.now().date()
+
+
+def _open_offers(puzzle: Puzzle):
+    since = timezone.now() - timedelta(days=OFFER_DAYS)
+    return ChallengeOffer.objects.filter(
+        Q(first=puzzle) | Q(second=puzzle), match__isnull=True, created__gte=since
+    )
+
+
+def secret_reason(user, puzzle: Puzzle) -> str | None:
+    """Why ``puzzle``'s order is still secret for ``user``, or None if they may know it."""
+    signed_in = user is not None and user.is_authenticated
+    if puzzle.daily_on is not None and puzzle.daily_on >= today():
+        if puzzle.daily_on > today():
+            return "This puzzle is not published yet."
+        if not signed_in or not DailyResult.objects.filter(puzzle=puzzle, player=user).exists():
+            return "This is today's daily puzzle: you can see its games once you have finished it."
+        return None
+    challenges = Seat.objects.filter(
+        match__puzzle=puzzle, match__kind=Match.Kind.CHALLENGE, match__status__in=_OPEN
+    )
+    offers = _open_offers(puzzle)
+    if signed_in:
+        challenges = challenges.filter(
+            player=user,
+            state__in=(Seat.State.INVITED, Seat.State.PLAYING),
+            placed__lt=PUZZLE_TILES,
+        )
+        offers = offers.filter(challenger=user)
+    if challenges.exists():
+        return "You are playing this puzzle in a challenge: you can see its games after yours."
+    if offers.exists():
+        return "This puzzle is offered to you for a challenge."
+    return None
+
+
+def check_match_visible(user, match: Match, seat: Seat | None) -> None:
+    """Raise Match.DoesNotExist for a match the viewer may not know of, Hidden for one that
+    would show them a puzzle order that is still secret for them."""
+    if seat is None and not (
+        match.is_finished or (match.status == Match.Status.WAITING and match.open)
+    ):
+        raise Match.DoesNotExist("No game of yours has this number.")
+    if seat is not None or match.puzzle_id is None or match.status == Match.Status.WAITING:
+        return
+    reason = secret_reason(user, match.puzzle)
+    if reason:
+        raise Hidden(reason)
+
+
+def check_may_practice(user, puzzle: Puzzle) -> None:
+    """Raise Hidden if playing ``puzzle`` for practice would show a secret order."""
+    reason = secret_reason(user, puzzle)
+    if reason:
+        raise Hidden(reason)

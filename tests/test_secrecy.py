@@ -1,0 +1,252 @@
+"""A puzzle's order stays secret across every game played on it, and free pace hides how far
+the others have got: one test per way it used to leak, through the views as a user would."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError
+from django.urls import reverse
+from django.utils import timezone
+
+from games import puzzles, services
+from games.models import ChallengeOffer, DailyResult, Match, Puzzle
+from games.nmbr9 import Board
+from games.svg import board_svg
+from tests.test_match_services import make_match, play, seat_of
+from tests.test_puzzles import finish, make_puzzles
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def todays_daily() -> Puzzle:
+    (puzzle,) = make_puzzles(4242)
+    Puzzle.objects.filter(pk=puzzle.pk).update(daily_on=puzzles.today(), par=80)
+    puzzle.refresh_from_db()
+    return puzzle
+
+
+def finished_daily_of(player) -> Match:
+    match = puzzles.play_daily(player)
+    finish(match, player)
+    match.refresh_from_db()
+    assert match.is_finished and DailyResult.objects.filter(match=match).exists()
+    return match
+
+
+def hidden(response) -> bool:
+    return response.status_code == 403 and "data-hidden" in response.text
+
+
+# ------------------------------------------------------------------ the daily puzzle
+
+
+def test_another_players_finished_daily_game_and_replay_are_hidden_until_you_finish(
+    client, alice, bob
+):
+    todays_daily()
+    bobs = finished_daily_of(bob)
+    client.force_login(alice)
+    for url in (bobs.get_absolute_url(), reverse("replay", args=[bobs.pk])):
+        for extra in ({}, HTMX, {"HTTP_HX_REQUEST": "true", "QUERY_STRING": "poll=x"}):
+            response = client.get(url, **extra)
+            assert hidden(response), (url, response.status_code)
+            assert "daily puzzle" in response.text
+            assert 'data-number="' not in response.text
+    finished_daily_of(alice)
+    assert client.get(bobs.get_absolute_url()).status_code == 200
+    assert client.get(reverse("replay", args=[bobs.pk])).status_code == 200
+
+
+def test_logged_out_visitors_cannot_see_todays_daily_games(client, bob):
+    todays_daily()
+    bobs = finished_daily_of(bob)
+    assert hidden(client.get(bobs.get_absolute_url()))
+    assert hidden(client.get(reverse("replay", args=[bobs.pk])))
+
+
+def test_the_daily_games_are_public_once_its_day_is_over(client, alice, bob):
+    puzzle = todays_daily()
+    bobs = finished_daily_of(bob)
+    Puzzle.objects.filter(pk=puzzle.pk).update(daily_on=puzzles.today() - timedelta(days=1))
+    for user in (alice, None):
+        client.logout()
+        if user:
+            client.force_login(user)
+        assert client.get(bobs.get_absolute_url()).status_code == 200
+        assert client.get(reverse("replay", args=[bobs.pk])).status_code == 200
+
+
+def test_practising_todays_daily_before_the_counted_attempt_is_refused(client, alice):
+    puzzle = todays_daily()
+    client.force_login(alice)
+    response = client.post(reverse("play_puzzle", args=[puzzle.pk]))
+    assert hidden(response)
+    assert not Match.objects.exists()
+    client.post(reverse("play_daily"))  # the counted attempt starts, but is not finished
+    assert hidden(client.post(reverse("play_puzzle", args=[puzzle.pk])))
+    assert Match.objects.count() == 1
+    finish(Match.objects.get(), alice)
+    response = client.post(reverse("play_puzzle", args=[puzzle.pk]))
+    assert response.status_code == 302 and Match.objects.count() == 2
+
+
+def test_a_daily_puzzle_dated_in_the_future_cannot_be_played_or_seen(client, alice):
+    (puzzle,) = make_puzzles(77)
+    Puzzle.objects.filter(pk=puzzle.pk).update(daily_on=puzzles.today() + timedelta(days=1))
+    client.force_login(alice)
+    assert client.get(reverse("puzzle", args=[puzzle.pk])).status_code == 404
+    response = client.post(reverse("play_puzzle", args=[puzzle.pk]))
+    assert hidden(response) and "not published yet" in response.text
+    assert not Match.objects.exists()
+
+
+def test_one_unfinished_daily_attempt_per_player(alice):
+    todays_daily()
+    first = puzzles.play_daily(alice)
+    assert puzzles.play_daily(alice) == first
+    with pytest.raises(IntegrityError):
+        puzzles.start_puzzle(alice, first.puzzle, daily=True)
+    assert Match.objects.filter(daily=True).count() == 1
+
+
+# ------------------------------------------------------------------ challenges
+
+
+def challenge(alice, bob) -> Match:
+    make_puzzles(601, 602, 603)
+    offer = puzzles.offer_challenge(
+        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+    )
+    return puzzles.pick_challenge(offer.pk, alice, offer.first_id)
+
+
+def test_practising_a_challenges_puzzle_is_refused_until_your_game_in_it_is_over(
+    client, alice, bob
+):
+    match = challenge(alice, bob)
+    puzzle = match.puzzle
+    client.force_login(bob)  # invited, has not answered yet
+    assert hidden(client.post(reverse("play_puzzle", args=[puzzle.pk])))
+    services.join(match.pk, bob)
+    for user in (alice, bob):
+        client.force_login(user)
+        response = client.post(reverse("play_puzzle", args=[puzzle.pk]))
+        assert hidden(response) and "challenge" in response.text
+    assert Match.objects.filter(kind=Match.Kind.PUZZLE).count() == 0
+    finish(match, alice)
+    client.force_login(alice)
+    assert client.post(reverse("play_puzzle", args=[puzzle.pk])).status_code == 302
+    client.force_login(bob)
+    assert hidden(client.post(reverse("play_puzzle", args=[puzzle.pk])))
+
+
+def test_the_puzzles_of_an_open_offer_cannot_be_practised_by_the_challenger(client, alice):
+    make_puzzles(701, 702, 703)
+    offer = puzzles.offer_challenge(
+        alice, invite=[], players=2, open=True, rated=True, time_control="1d"
+    )
+    client.force_login(alice)
+    for puzzle in offer.puzzles:
+        assert hidden(client.post(reverse("play_puzzle", args=[puzzle.pk])))
+    ChallengeOffer.objects.filter(pk=offer.pk).update(created=timezone.now() - timedelta(days=4))
+    assert client.post(reverse("play_puzzle", args=[offer.first_id])).status_code == 302
+
+
+def test_other_games_on_a_challenges_puzzle_are_hidden_from_its_players(client, alice, bob, carol):
+    match = challenge(alice, bob)
+    services.join(match.pk, bob)
+    puzzle = match.puzzle
+    carols = puzzles.start_puzzle(carol, puzzle)
+    finish(carols, carol)
+    client.force_login(bob)
+    assert hidden(client.get(carols.get_absolute_url()))
+    assert hidden(client.get(reverse("replay", args=[carols.pk])))
+    client.logout()
+    assert hidden(client.get(carols.get_absolute_url()))  # live for somebody: hidden to visitors
+    finish(match, bob)
+    client.force_login(bob)
+    assert client.get(carols.get_absolute_url()).status_code == 200
+
+
+def test_a_challenge_never_offers_a_puzzle_an_invitee_has_played_or_a_daily(alice, bob):
+    made = make_puzzles(801, 802, 803, 804, 805)
+    puzzles.start_puzzle(bob, made[0])
+    Puzzle.objects.filter(pk=made[1].pk).update(daily_on=puzzles.today() - timedelta(days=3))
+    for _ in range(20):
+        offer = puzzles.offer_challenge(
+            alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+        )
+        assert {offer.first_id, offer.second_id} <= {p.pk for p in made[2:]}
+
+
+def test_an_offered_puzzle_is_not_published_as_the_daily(alice):
+    made = make_puzzles(901, 902, 903)
+    offer = puzzles.offer_challenge(
+        alice, invite=[], players=2, open=True, rated=True, time_control="1d"
+    )
+    daily = puzzles.publish_daily()
+    assert daily.pk not in (offer.first_id, offer.second_id)
+    assert daily.pk in {p.pk for p in made}
+
+
+# ------------------------------------------------------------------ free pace
+
+
+def test_free_pace_log_does_not_tell_how_far_a_player_who_resigned_had_got(client, alice, bob):
+    match = make_match(alice, bob, pace="free", time_control="1d")
+    for _ in range(6):
+        play(match, bob)
+    services.resign(match.pk, bob)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert "bob resigned." in page
+    rounds = re.findall(r'log-round">Round (\d+)</span> bob resigned', page)
+    assert rounds == ["1"]
+
+
+def test_free_pace_polling_answers_only_what_the_viewer_may_see(client, alice, bob):
+    match = make_match(alice, bob, pace="free", time_control="1d")
+    play(match, alice)  # alice in round 2, bob in round 1
+    client.force_login(alice)
+
+    def version() -> str:
+        html = client.get(match.get_absolute_url()).text
+        return re.search(r'data-version="([\w-]+)"', html).group(1)
+
+    play(match, bob)  # now both have placed one: alice may see bob's first tile
+    seen = version()
+    assert seen
+    for _ in range(5):
+        play(match, bob)  # bob goes far ahead; alice may not learn it
+        assert version() == seen
+        url = match.get_absolute_url()
+        assert client.get(url, {"poll": seen}, **HTMX).status_code == 204
+    for total in range(0, 41):
+        response = client.get(url, {"poll": f"active-pp-{total}"}, **HTMX)
+        assert response.status_code == 200
+    play(match, alice)
+    assert version() != seen
+
+
+def test_a_free_pace_opponent_ahead_is_not_marked_to_move(client, alice, bob):
+    match = make_match(alice, bob, pace="free", time_control="1d")
+    for _ in range(20):
+        play(match, bob)  # bob is done; alice has not started
+    assert seat_of(match, bob).deadline is None
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    display = re.search(r'data-opponent="bob">.*?</li>', page, re.S).group(0)
+    assert "to move" not in display and "20 tiles" not in display
+
+
+# ------------------------------------------------------------------ markup
+
+
+def test_board_markup_lists_tiles_by_level_and_position_never_in_placement_order():
+    placements = ["9@6,0r0", "5@3,0r0", "3@0,0r0", "1@2,0r1"]
+    svg = board_svg(Board(placements))
+    assert re.findall(r'data-number="(\d)"', svg) == ["3", "5", "9", "1"]
+    again = board_svg(Board(["3@0,0r0", "5@3,0r0", "9@6,0r0", "1@2,0r1"]))
+    assert svg == again
