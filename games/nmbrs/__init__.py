@@ -1,13 +1,20 @@
-"""nmbrs! rules engine: the deck, series and the move notation.
+"""nmbrs! rules engine: cards, series, moves in their notation, whole matches from a seed.
 
->>> from games.nmbrs import Move
->>> str(Move.parse("lay 16,14,12"))
-'lay 12,14,16'
+>>> from games.nmbrs import Move, position, apply
+>>> state = position(hands=["12,14,16,40", "1,2,3"], table=["10,20,30"], laid=[False, True])
+>>> apply(state, 0, "extend 1: 40")
+Traceback (most recent call last):
+    ...
+games.contract.IllegalMove: you must lay a series before adding cards to the table
+>>> state = apply(state, 0, Move.parse("lay 12,14,16"))
+>>> state.scores[0], state.table[2]
+(53, (('12', 12), ('14', 14), ('16', 16)))
 """
 
 from games.contract import IllegalMove, InvalidMove
 
 from .cards import CARDS, JOKERS, Card, deck
+from .game import Options, Plan, State, apply, leave, outcome, plan, position, setup
 from .moves import Move, Placed
 from .series import doubled, points, series_problem
 
@@ -18,9 +25,18 @@ __all__ = [
     "IllegalMove",
     "InvalidMove",
     "Move",
+    "Options",
     "Placed",
+    "Plan",
+    "State",
+    "apply",
     "deck",
     "doubled",
+    "leave",
+    "outcome",
+    "plan",
     "points",
+    "position",
     "series_problem",
+    "setup",
 ]
