@@ -61,6 +61,19 @@ def test_7_2_each_deal_is_shuffled_from_the_seed_and_the_deal_number():
     assert state.pile == [dealt[-19]] and state.deck == dealt[:-19]
 
 
+def test_7_2_the_first_deal_starts_with_seat_0_and_each_later_deal_with_the_next_seat():
+    from games.nmbrs.policy import choose
+
+    state = setup(3, seed=2, options=Options(target=10**6))
+    starters = {}
+    while state.deal <= 5:
+        if state.deal not in starters:
+            starters[state.deal] = state.starter
+            assert state.current == state.starter and state.phase in ("draw", "play")
+        apply(state, state.to_move, choose(state, state.to_move))
+    assert starters == {1: 0, 2: 1, 3: 2, 4: 0, 5: 1}
+
+
 # ---------------------------------------------------------------------- 7.2 the draw
 
 
