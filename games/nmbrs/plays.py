@@ -137,7 +137,8 @@ def _crosses(state: State, hand: _Hand) -> Iterator[Move]:
             if card in seen:
                 continue
             seen.add(card)
-            for step in range(1, highest):
+            # a cross has a card of the hand next to the table card
+            for step in sorted({abs(number - at) for number in hand.reals} - {0}):
                 ups = _reals(hand, at + step, step, highest)
                 downs = _reals(hand, at - step, -step, highest)
                 if not ups and not downs:
