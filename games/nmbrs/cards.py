@@ -77,9 +77,6 @@ class Card:
         """The card called ``card_id``; KeyError if there is none."""
         return CARDS[card_id]
 
-    def to_dict(self) -> dict[str, object]:
-        return {"card": self.id, "colour": self.colour, "value": self.value, "joker": self.joker}
-
 
 def _build() -> dict[str, Card]:
     by_letter = {colour[0]: colour for colour in COLOURS}

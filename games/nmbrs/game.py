@@ -533,15 +533,15 @@ def plan(state: State, player: int, move: Move) -> Plan:
         case _:  # join
             keep, gone, result = _joined(state, move, new)
             changes = [(keep, result), (gone, None)]
-    score = points([c.card for c in move.cards], [c for c, _ in result], **_simple(state))
+    score = points(
+        [c.card for c in move.cards],
+        [c for c, _ in result],
+        simplified=state.options.simplified,
+    )
     played = tuple(c.card for c in move.cards)
     owed = state.owed if state.owed not in played else None
     _check_hand_left(state, player, len(played), owed, changes)
     return Plan(move, played, None, tuple(changes), score, owed)
-
-
-def _simple(state: State) -> dict[str, bool]:
-    return {"simplified": state.options.simplified}
 
 
 def _check_hand_left(

@@ -173,7 +173,11 @@ def view(state: State, viewer: int | None) -> View:
         plays=0 if over else state.plays,
         owed=None if over else state.owed,
         hand=None if viewer is None else sort_hand(state.hands[viewer]),
-        last_deal=state.last_deal,
+        last_deal=(
+            None
+            if state.last_deal is None
+            else {**state.last_deal, "lost": list(state.last_deal["lost"])}
+        ),
         final_hands=tuple(sort_hand(hand) for hand in state.hands) if over else None,
         outcome=outcome(state),
     )
