@@ -7,6 +7,9 @@ least useful card (``done`` in the simplified version). Offered a discard, it ta
 when the card is clearly useful: a joker, or a card that makes a play worth at least
 ``OFFER_POINTS`` with its hand. A joker taken back by a swap is always played again.
 
+The platform's deadline fallback (``RULES.auto_move``) answers an offer with ``pass``, as
+an unanswered offer counts as pass; ``choose`` as a bot may take it.
+
 ``random_step`` draws a random legal step for playouts; it plays at most ``RANDOM_PLAYS``
 plays per turn, so random games end.
 
@@ -21,7 +24,6 @@ plays per turn, so random games end.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from games.contract import IllegalMove
 
@@ -30,7 +32,15 @@ from .game import Plan, State
 from .moves import Move
 from .plays import legal_plays
 
-__all__ = ["OFFER_POINTS", "RANDOM_PLAYS", "choose", "discard_choice", "random_step"]
+__all__ = [
+    "OFFER_POINTS",
+    "RANDOM_PLAYS",
+    "best_play",
+    "choose",
+    "discard_choice",
+    "random_step",
+    "usefulness",
+]
 
 #: An offered card is taken when it makes a play worth this much.
 OFFER_POINTS = 4
@@ -47,12 +57,6 @@ def _check_to_move(state: State, player: int) -> None:
         raise IllegalMove(
             "it is not your decision now", code="not-your-turn", to_move=state.to_move
         )
-
-
-@dataclass(frozen=True, slots=True)
-class _Scored:
-    rank: tuple[float, ...]
-    plan: Plan
 
 
 def _hypothetical(state: State, player: int, card: str) -> State:
