@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from games.contract import Rules
+from games.nmbrs import RULES as NMBRS
 
 __all__ = ["GAMES", "find_game"]
 
 #: Every hosted game by its slug, in the order the site lists them.
-GAMES: dict[str, Rules] = {}
+GAMES: dict[str, Rules] = {NMBRS.slug: NMBRS}
 
 
 def find_game(slug: str) -> Rules:

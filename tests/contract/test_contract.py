@@ -16,7 +16,16 @@ from games.contract import LEAVE, Due, IllegalMove, Outcome, Rules, competition_
 from games.registry import GAMES, find_game
 
 #: (players, options) per game; each game's own issue adds its cases.
-CASES: dict[str, list[tuple[int, dict]]] = {}
+CASES: dict[str, list[tuple[int, dict]]] = {
+    "nmbrs": [
+        (2, {}),
+        (3, {"advanced": True}),
+        (5, {"simplified": True, "target": 30}),
+        (8, {}),
+        (2, {"advanced": True, "simplified": True, "target": 40}),
+        (8, {"target": 60}),
+    ],
+}
 
 SEEDS = range(3)
 MAX_STEPS = 5000

@@ -1,0 +1,11 @@
+import re
+
+from bench.nmbrs import main
+
+
+def test_benchmark_runs(capsys):
+    main(["--deals", "4"])
+    out = capsys.readouterr().out
+    assert re.search(r"against a random player: policy [+-]\d+\.\d +random [+-]\d+\.\d", out)
+    assert re.search(r"against itself: [+-]\d+\.\d points per deal", out)
+    assert re.search(r"median \d+\.\d ms +p95 \d+\.\d ms +\(\d+ turns\)", out)
