@@ -15,8 +15,10 @@ Links point at ``settings.SITE_URL``.
 """
 
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import send_mail
 from django.utils import timezone
 
@@ -100,3 +102,16 @@ def _send_reminder(seat: Seat) -> None:
         None,
         [seat.player.email],
     )
+
+
+def send_password_reset(email: str) -> None:
+    """Send the password-reset link to the accounts with this address (none: nothing)."""
+    form = PasswordResetForm({"email": email})
+    if form.is_valid():
+        site = urlsplit(settings.SITE_URL)
+        form.save(
+            domain_override=site.netloc,
+            use_https=site.scheme == "https",
+            email_template_name="registration/password_reset_email.html",
+            subject_template_name="registration/password_reset_subject.txt",
+        )

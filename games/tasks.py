@@ -67,6 +67,11 @@ def send_mails(seat_ids: list[int]) -> None:
 
 
 @shared_task(ignore_result=True)
+def send_password_reset(email: str) -> None:
+    notifications.send_password_reset(email)
+
+
+@shared_task(ignore_result=True)
 def refresh_player_stats(player_id: int) -> None:
     services.refresh_player_stats(player_id)
 

@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Avg, Count, Q
@@ -14,7 +15,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import puzzles, ratings, services
+from games import limits, puzzles, queue, ratings, services
+from games import notifications as mails
 from games.forms import (
     ChallengeForm,
     ConfirmForm,
@@ -40,6 +42,7 @@ from games.models import (
 from games.nmbr9 import Board, IllegalPlacement, Placement
 from games.services import GameState, MoveRefused
 from games.svg import board_svg, rating_chart_svg
+from games.tasks import send_password_reset
 from games.visibility import Hidden
 
 PLAY = "games/game.html#play"
@@ -114,12 +117,41 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(_posted(request))
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
+    if request.method == "POST":
+        wait = limits.over_limit(request, "signup", "ip", limits.SIGNUPS)
+        if wait:
+            error = f"Too many sign-ups from your address. Try again in {wait} minutes."
+            context = {"form": SignupForm(), "error": error}
+            return render(request, "registration/signup.html", context, status=429)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Ask for a password-reset link. The e-mail is sent by a task, so the answer takes as
+    long whether or not the address belongs to an account."""
+    form = PasswordResetForm(_posted(request))
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"].strip().lower()
+        wait = limits.over_limit(
+            request, "reset-client", "ip", limits.RESETS_PER_CLIENT
+        ) or limits.over_limit(
+            request, "reset-address", lambda group, request: email, limits.RESETS_PER_ADDRESS
+        )
+        if wait:
+            error = f"Too many reset e-mails asked for. Try again in {wait} minutes."
+            context = {"form": form, "error": error}
+            return render(request, "registration/password_reset_form.html", context, status=429)
+        if not queue.send_now(send_password_reset, email):
+            mails.send_password_reset(email)  # the broker is away: send it now
+        return redirect("password_reset_done")
+    status = 400 if form.errors else 200
+    return render(request, "registration/password_reset_form.html", {"form": form}, status=status)
 
 
 @login_required

@@ -1,5 +1,6 @@
 """Settings for nmbr9site, all read from the environment (see README "Configuration")."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -18,7 +19,10 @@ if not DEBUG and SECRET_KEY.startswith("development-only"):
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
+# The address players reach the site at, for links in e-mails (required in production).
+SITE_URL = env_url(
+    "SITE_URL", "http://localhost:8000" if DEBUG else "", schemes=("http", "https")
+).rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -29,6 +33,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "games",
 ]
 
@@ -45,6 +50,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "nmbr9site.urls"
@@ -117,6 +123,38 @@ CELERY_BEAT_SCHEDULE = {
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": crontab(minute=30)},
 }
 
+# The cache holds the rate limits (games/limits.py). When Redis cannot be reached it answers
+# "nothing there" instead of failing, so the limits let requests through.
+CACHES = {
+    "default": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env_str("CACHE_PREFIX", "nmbr9site"),
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": 1,
+            "SOCKET_TIMEOUT": 1,
+        },
+    }
+}
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+RATELIMIT_FAIL_OPEN = True
+RATELIMIT_IP_META_KEY = "games.limits.client_ip"
+RATELIMIT_USE_CACHE = "default"
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "games.limits.LoginLimits"
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.limits.locked_out"
+AXES_USERNAME_CALLABLE = "games.limits.login_name"
+AXES_VERBOSE = False
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -183,6 +221,11 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The client's address is the last one the proxy added to X-Forwarded-For.
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 
 LOGGING = {
     "version": 1,

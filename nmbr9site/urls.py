@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games import views
+
 urlpatterns = [
     path("", include("games.urls")),
+    path("accounts/password_reset/", views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]

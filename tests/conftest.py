@@ -32,6 +32,37 @@ def celery_queue():
         connection.default_channel.client.delete(queue)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Tests create many accounts; a real password hash costs a good part of a second."""
+    from django.conf import settings
+    from django.contrib.auth.hashers import get_hashers
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    get_hashers.cache_clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_prefix():
+    """Cache keys of this test run's own (the rate limits live in the cache, on Redis)."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    settings.CACHES["default"]["KEY_PREFIX"] = prefix
+    caches["default"].key_prefix = prefix
+    yield prefix
+    caches["default"].delete_pattern("*")
+
+
+@pytest.fixture(autouse=True)
+def empty_cache(cache_prefix):
+    """Every test starts with no rate limit counted."""
+    from django.core.cache import cache
+
+    cache.delete_pattern("*")
+
+
 @pytest.fixture
 def celery_worker(celery_queue, transactional_db):
     """A real Celery worker (in a thread) consuming this run's queue from the real Redis."""

@@ -44,7 +44,7 @@ def test_env_helpers_read_good_values(monkeypatch):
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    unset = ("SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    unset = ("SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "SITE_URL")
     environment = {k: v for k, v in os.environ.items() if k not in unset}
     environment.update(env)
     return subprocess.run(
@@ -79,6 +79,7 @@ def test_check_deploy_is_clean_with_production_settings():
         SECRET_KEY="x7#q9-Zp!r2@Lm4$vT8^nB6&kW1*dF3(hJ5)sG0+aC9=eY2~uI4",
         ALLOWED_HOSTS="nmbr9.example.org",
         EMAIL_HOST="smtp.example.org",
+        SITE_URL="https://nmbr9.example.org",
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
@@ -91,6 +92,19 @@ def test_check_deploy_wants_real_mail_in_production():
         DEBUG="0",
         SECRET_KEY="x7#q9-Zp!r2@Lm4$vT8^nB6&kW1*dF3(hJ5)sG0+aC9=eY2~uI4",
         ALLOWED_HOSTS="nmbr9.example.org",
+        SITE_URL="https://nmbr9.example.org",
     )
     assert result.returncode != 0
     assert "mail.E001" in result.stderr
+
+
+def test_the_site_url_is_required_without_debug():
+    result = manage(
+        "check",
+        DEBUG="0",
+        SECRET_KEY="x7#q9-Zp!r2@Lm4$vT8^nB6&kW1*dF3(hJ5)sG0+aC9=eY2~uI4",
+        ALLOWED_HOSTS="nmbr9.example.org",
+        EMAIL_HOST="smtp.example.org",
+    )
+    assert result.returncode != 0
+    assert "SITE_URL must be a URL" in result.stderr

@@ -1,0 +1,275 @@
+"""Load: the site as in production on this machine, played by 50 players as fast as it answers.
+
+Run with ``./run bench`` (or ``python -m bench.load [--seconds 60] [--players 50]``) with
+DATABASE_URL pointing at PostgreSQL. It creates a throw-away test database there, collects
+the static files, and starts gunicorn (``--workers`` processes), one Celery worker and beat
+on a queue of its own, all with ``DEBUG=0`` behind a (pretend) TLS proxy. The players are 25
+pairs, each pair with a series of two-player free-pace matches; for ``--seconds`` every
+player loads a match page, then for each tile previews a spot and places the default one,
+moving to the next match when done, with one HTTP connection each (keep-alive) from one
+asyncio client process. Every request has a time limit and the run a total one.
+
+Printed: placements per second, p50/p95/p99 latency per request kind, errors, and a check
+that every placement the site accepted is in the database exactly once and none other is.
+Targets on the 2-core development machine: >= 150 placements/s, p95 <= 100 ms, no error,
+nothing lost. Run it while no test run uses the same database server (it uses the test
+database name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
+os.environ["DEBUG"] = "0"
+os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
+os.environ.setdefault("SITE_URL", "https://127.0.0.1")
+os.environ["BEHIND_TLS_PROXY"] = "1"
+
+import django  # noqa: E402
+
+django.setup()
+
+import httpx  # noqa: E402
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+
+from bench.movegen import percentile  # noqa: E402
+from games import services  # noqa: E402
+from games.models import Match, Move  # noqa: E402
+from nmbr9site import processes  # noqa: E402
+
+MATCHES_PER_PAIR = 40
+REQUEST_TIMEOUT = 10.0
+TARGET_RATE = 150
+TARGET_P95_MS = 100
+GHOST = re.compile(r'data-x="(-?\d+)" data-y="(-?\d+)" data-rotation="(\d)"')
+ROUND = re.compile(r'name="round" value="(\d+)"')
+CSRF = re.compile(r'"x-csrftoken": "([^"]+)"')
+
+
+@dataclass
+class Results:
+    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: list[str] = field(default_factory=list)
+    placed: list[tuple[int, int, int]] = field(default_factory=list)  # match, player, round
+
+
+@dataclass
+class Player:
+    user_id: int
+    session: str
+    matches: list[int]
+
+
+def make_players(count: int) -> list[Player]:
+    """``count`` players in pairs, each pair with its series of started matches."""
+    users = [
+        User.objects.create_user(f"load{i}", f"load{i}@example.com", None) for i in range(count)
+    ]
+    players = []
+    for user in users:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        players.append(Player(user.pk, session.session_key, []))
+    for first, second in zip(users[::2], users[1::2], strict=True):
+        for _ in range(MATCHES_PER_PAIR):
+            match = services.create_match(
+                first,
+                players=2,
+                pace="free",
+                time_control="1d",
+                rated=True,
+                invite=[second.username],
+            )
+            services.join(match.pk, second)
+            for player in players:
+                if player.user_id in (first.pk, second.pk):
+                    player.matches.append(match.pk)
+    return players
+
+
+async def play(player: Player, base: str, stop_at: float, results: Results) -> None:
+    headers = {"X-Forwarded-Proto": "https", "Origin": base.replace("http:", "https:")}
+    cookies = {"sessionid": player.session}
+    htmx = {"HX-Request": "true"}
+    async with httpx.AsyncClient(
+        base_url=base, headers=headers, cookies=cookies, timeout=REQUEST_TIMEOUT
+    ) as client:
+
+        async def request(kind: str, method: str, url: str, **kwargs) -> httpx.Response | None:
+            started = time.perf_counter()
+            try:
+                response = await client.request(method, url, **kwargs)
+            except httpx.HTTPError as exc:
+                results.errors.append(f"{kind} {url}: {exc!r}")
+                return None
+            results.times[kind].append(time.perf_counter() - started)
+            if response.status_code >= 400:
+                results.errors.append(f"{kind} {url}: HTTP {response.status_code}")
+                return None
+            return response
+
+        for match_id in player.matches:
+            url = f"/game/{match_id}/"
+            page = await request("page", "GET", url)
+            if page is None:
+                return
+            csrf = CSRF.search(page.text).group(1)
+            client.cookies.set("csrftoken", page.cookies.get("csrftoken") or "")
+            text = page.text
+            while time.monotonic() < stop_at:
+                ghost, round_ = GHOST.search(text), ROUND.search(text)
+                if ghost is None or round_ is None:
+                    break  # this match is over for the player
+                x, y, rotation = (int(v) for v in ghost.groups())
+                await request(
+                    "preview",
+                    "GET",
+                    url,
+                    params={"x": x + 1, "y": y, "rotation": rotation},
+                    headers=htmx,
+                )
+                data = {"x": x, "y": y, "rotation": rotation, "round": round_.group(1)}
+                placed = await request(
+                    "placement",
+                    "POST",
+                    f"{url}place/",
+                    data=data,
+                    headers=htmx | {"X-CSRFToken": csrf},
+                )
+                if placed is None:
+                    return
+                results.placed.append((match_id, player.user_id, int(round_.group(1))))
+                text = placed.text
+            if time.monotonic() >= stop_at:
+                return
+
+
+async def run_players(players: list[Player], base: str, seconds: float) -> tuple[Results, float]:
+    results = Results()
+    started = time.monotonic()
+    stop_at = started + seconds
+    await asyncio.wait_for(
+        asyncio.gather(*(play(p, base, stop_at, results) for p in players)),
+        timeout=seconds + 2 * REQUEST_TIMEOUT + 30,
+    )
+    return results, time.monotonic() - started
+
+
+def check_stored(results: Results) -> tuple[int, int]:
+    """(accepted placements missing from the database, moves stored that were not accepted)."""
+    accepted = {entry for entry in results.placed}
+    stored = set()
+    for match_id, player_id, round_ in Move.objects.filter(
+        seat__match__kind=Match.Kind.MATCH
+    ).values_list("seat__match_id", "seat__player_id", "round"):
+        stored.add((match_id, player_id, round_))
+    missing = len(accepted - stored)
+    extra = len(stored - accepted)
+    duplicates = len(results.placed) - len(accepted)
+    return missing + duplicates, extra
+
+
+def report(results: Results, seconds: float) -> None:
+    rate = len(results.placed) / seconds
+    print(f"{len(results.placed)} placements in {seconds:.1f} s: {rate:.0f} placements/s")
+    worst = 0.0
+    for kind in ("page", "preview", "placement"):
+        ms = [t * 1000 for t in results.times[kind]]
+        if not ms:
+            continue
+        p95 = percentile(ms, 0.95)
+        worst = max(worst, p95)
+        print(
+            f"  {kind:<10} n={len(ms):<6} p50 {statistics.median(ms):6.1f} ms   "
+            f"p95 {p95:6.1f} ms   p99 {percentile(ms, 0.99):6.1f} ms"
+        )
+    missing, extra = check_stored(results)
+    print(f"errors: {len(results.errors)}   lost: {missing}   stored but not accepted: {extra}")
+    for error in results.errors[:10]:
+        print("  ", error)
+    met = (
+        rate >= TARGET_RATE
+        and worst <= TARGET_P95_MS
+        and not results.errors
+        and not missing
+        and not extra
+    )
+    print(
+        f"targets: >= {TARGET_RATE} placements/s, p95 <= {TARGET_P95_MS} ms, 0 errors, 0 lost: "
+        f"{'met' if met else 'MISSED'}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    args = parser.parse_args(argv)
+    if connection.vendor != "postgresql":
+        raise SystemExit("bench.load runs against PostgreSQL: set DATABASE_URL.")
+
+    old = setup_databases(verbosity=0, interactive=False)
+    queue = f"load-{uuid.uuid4().hex[:8]}"
+    port = processes.free_port()
+    children: list[subprocess.Popen] = []
+    try:
+        call_command("collectstatic", "--no-input", verbosity=0)
+        started = time.perf_counter()
+        players = make_players(args.players)
+        print(f"set up {args.players} players in {time.perf_counter() - started:.1f} s")
+        environment = os.environ | {
+            "DATABASE_URL": processes.database_url(),
+            "CELERY_QUEUE": queue,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SITE_URL": f"https://127.0.0.1:{port}",
+            "LOG_LEVEL": "WARNING",
+        }
+        children.append(processes.celery("worker", queue=queue, env=environment))
+        children.append(
+            processes.celery(
+                "beat", queue=queue, env=environment, extra=["--schedule", f"/tmp/{queue}-beat"]
+            )
+        )
+        web = [sys.executable, "-m", "gunicorn", "nmbr9site.wsgi"]
+        web += ["--bind", f"127.0.0.1:{port}", "--workers", str(args.workers)]
+        web += ["--log-level", "warning"]
+        children.append(subprocess.Popen(web, cwd=processes.ROOT, env=environment))
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                httpx.get(base + "/", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        results, seconds = asyncio.run(run_players(players, base, args.seconds))
+        report(results, seconds)
+        print(f"database: {connection.vendor}, gunicorn workers: {args.workers}")
+    finally:
+        for child in children:
+            processes.stop(child)
+        connection.close()
+        teardown_databases(old, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""Rate limits on logins, sign-ups and password-reset e-mails, counted in the cache (Redis).
+
+- Logins (django-axes): after ``LOGIN_FAILURES`` wrong passwords for one account, or from one
+  client address, further logins there are refused for ``LOGIN_COOLOFF``, the right password
+  included; refused attempts cost no password hashing.
+- Sign-ups: ``SIGNUPS`` per client address.
+- Password-reset e-mails: ``RESETS_PER_ADDRESS`` per e-mail address and ``RESETS_PER_CLIENT``
+  per client address.
+
+A refusal says when to try again. When Redis cannot be reached the limits let requests
+through: the cache ignores its errors (django-redis), django-ratelimit fails open, and the
+login handler below counts nothing instead of failing.
+"""
+
+import logging
+import math
+from datetime import timedelta
+
+from axes.handlers.cache import AxesCacheHandler
+from axes.helpers import get_cache, get_client_cache_keys, get_client_ip_address
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django_ratelimit.core import get_usage
+from django_redis.exceptions import ConnectionInterrupted
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+LOGIN_FAILURES = 10
+LOGIN_COOLOFF = timedelta(minutes=15)
+SIGNUPS = "5/h"
+RESETS_PER_ADDRESS = "3/h"
+RESETS_PER_CLIENT = "10/h"
+
+
+def login_name(request: HttpRequest, credentials: dict | None) -> str | None:
+    """The account a login is for, whatever its capitals."""
+    name = (credentials or {}).get("username") or request.POST.get("username")
+    return name.strip().lower() if isinstance(name, str) else None
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address as the login limits see it (the proxy's header when behind one)."""
+    return get_client_ip_address(request) or request.META.get("REMOTE_ADDR", "")
+
+
+def minutes(seconds: float) -> int:
+    return max(1, math.ceil(seconds / 60))
+
+
+def over_limit(request: HttpRequest, group: str, key: str, rate: str) -> int | None:
+    """Count this request against ``rate`` per ``key``; the minutes to wait if it is over."""
+    usage = get_usage(request, group=group, key=key, rate=rate, method="POST", increment=True)
+    if usage is None or not usage["should_limit"]:
+        return None
+    return minutes(usage["time_left"])
+
+
+class LoginLimits(AxesCacheHandler):
+    """Axes's cache handler, letting logins through when the cache does not answer."""
+
+    def __init__(self) -> None:
+        pass  # the cache is looked up when used, so that it follows the settings
+
+    @property
+    def cache(self):
+        return get_cache()
+
+    def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
+        try:
+            super().user_login_failed(sender, credentials, request, **kwargs)
+        except (TypeError, RedisError, ConnectionInterrupted):
+            # The cache answered None, or not at all: nothing was counted.
+            logger.warning("login failures could not be counted: the cache is unavailable")
+
+
+def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """The login page again, saying when logging in will be possible (HTTP 429)."""
+    from django.contrib.auth.forms import AuthenticationForm
+
+    left = LOGIN_COOLOFF.total_seconds()
+    try:
+        ttls = [cache.ttl(key) for key in get_client_cache_keys(request, credentials)]
+        left = max((t for t in ttls if isinstance(t, int) and t > 0), default=left)
+    except Exception:  # the cache is away: say the longest wait
+        pass
+    form = AuthenticationForm(request, data=request.POST or None)
+    error = (
+        "Too many failed logins for this account or from your address. "
+        f"Try again in {minutes(left)} minutes."
+    )
+    return render(request, "registration/login.html", {"form": form, "error": error}, status=429)

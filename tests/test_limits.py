@@ -1,0 +1,123 @@
+"""Rate limits on logins, sign-ups and reset e-mails, counted in the real Redis; and the
+site without limits (but without errors) when that Redis cannot be reached."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import limits
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def log_in(client, username, password, address="10.0.0.1"):
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_ten_wrong_passwords_lock_the_account_right_password_included(client, alice):
+    for _ in range(limits.LOGIN_FAILURES - 1):
+        assert log_in(client, "alice", "wrong").status_code == 200
+    assert log_in(client, "alice", "wrong").status_code == 429  # the tenth locks
+    response = log_in(client, "alice", PASSWORD)
+    assert response.status_code == 429
+    assert "Too many failed logins" in response.text
+    assert "Try again in 15 minutes." in response.text
+    assert not logged_in(client)
+    # The same account from elsewhere, with other capitals: still locked.
+    assert log_in(client, "ALICE", PASSWORD, address="10.9.9.9").status_code == 429
+
+
+def test_a_client_trying_many_accounts_is_locked_out(client, alice, bob):
+    for number in range(limits.LOGIN_FAILURES):
+        log_in(client, f"user{number}", "wrong", address="10.0.0.2")
+    assert log_in(client, "bob", PASSWORD, address="10.0.0.2").status_code == 429
+    assert not logged_in(client)
+    assert log_in(client, "bob", PASSWORD, address="10.0.0.3").status_code == 302
+    assert logged_in(client)
+
+
+def test_a_right_password_before_the_limit_resets_the_count(client, alice):
+    for _ in range(limits.LOGIN_FAILURES - 1):
+        log_in(client, "alice", "wrong")
+    assert log_in(client, "alice", PASSWORD).status_code == 302
+    client.logout()
+    for _ in range(limits.LOGIN_FAILURES - 1):
+        log_in(client, "alice", "wrong")
+    assert log_in(client, "alice", PASSWORD).status_code == 302
+
+
+def sign_up(client, number, address="10.0.1.1"):
+    data = {
+        "username": f"new{number}",
+        "email": f"new{number}@example.com",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+    response = client.post(reverse("signup"), data, REMOTE_ADDR=address)
+    client.logout()
+    return response
+
+
+def test_sign_ups_are_limited_per_client(client):
+    for number in range(5):
+        assert sign_up(client, number).status_code == 302
+    response = sign_up(client, 5)
+    assert response.status_code == 429
+    assert "Too many sign-ups from your address. Try again in" in response.text
+    assert not User.objects.filter(username="new5").exists()
+    assert sign_up(client, 6, address="10.0.1.2").status_code == 302
+
+
+def reset(client, email, address="10.0.2.1"):
+    return client.post(reverse("password_reset"), {"email": email}, REMOTE_ADDR=address)
+
+
+def test_reset_emails_are_limited_per_address_and_per_client(client, alice):
+    for _ in range(3):
+        assert reset(client, "alice@example.com").status_code == 302
+    response = reset(client, "Alice@Example.com", address="10.0.2.2")
+    assert response.status_code == 429 and "Try again in" in response.text
+    for number in range(7):
+        assert reset(client, f"x{number}@example.com").status_code == 302
+    assert reset(client, "y@example.com").status_code == 429  # the 11th from 10.0.2.1
+    assert reset(client, "y@example.com", address="10.0.2.3").status_code == 302
+
+
+def test_a_reset_answers_alike_whether_or_not_the_address_has_an_account(client, alice):
+    answers = []
+    for email in ("alice@example.com", "nobody@example.com"):
+        with CaptureQueriesContext(connection) as queries:
+            response = reset(client, email, address=f"10.0.3.{len(answers)}")
+        answers.append((response.status_code, response.url, len(queries)))
+    assert answers[0] == answers[1]
+    assert mail.outbox == []  # the e-mail is the worker's job
+
+
+@pytest.fixture
+def redis_away(settings):
+    """The cache's Redis cannot be reached (nothing listens on its port)."""
+    from nmbr9site.processes import free_port
+
+    away = settings.CACHES["default"] | {"LOCATION": f"redis://127.0.0.1:{free_port()}/0"}
+    settings.CACHES = {"default": away}
+
+
+def test_without_redis_the_limits_let_everything_through_without_errors(redis_away, client, alice):
+    for _ in range(limits.LOGIN_FAILURES + 5):
+        assert log_in(client, "alice", "wrong").status_code == 200
+    assert log_in(client, "alice", PASSWORD).status_code == 302
+    client.logout()
+    for number in range(7):
+        assert sign_up(client, number).status_code == 302
+    for _ in range(5):
+        assert reset(client, "nobody@example.com").status_code == 302
