@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import re
 import statistics
@@ -227,6 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql":
         raise SystemExit("bench.load runs against PostgreSQL: set DATABASE_URL.")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
 
     old = setup_databases(verbosity=0, interactive=False)
     queue = f"load-{uuid.uuid4().hex[:8]}"
@@ -261,8 +263,10 @@ def main(argv: list[str] | None = None) -> None:
                 break
             except httpx.HTTPError:
                 time.sleep(0.2)
+        cpu = time.process_time()
         results, seconds = asyncio.run(run_players(players, base, args.seconds))
         report(results, seconds)
+        print(f"the client's own CPU: {time.process_time() - cpu:.1f} s")
         print(f"database: {connection.vendor}, gunicorn workers: {args.workers}")
     finally:
         for child in children:

@@ -6,6 +6,7 @@ in a colour of their level and shifted up-left a little, so stacks read as stack
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
@@ -63,6 +64,11 @@ def _label_cell(cells: frozenset[tuple[int, int]]) -> tuple[int, int]:
     return min(cells, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c))
 
 
+def _number(value: float) -> str:
+    """A coordinate as SVG wants it, whatever the language: "0.0", "-0.12"."""
+    return repr(round(float(value), 2))
+
+
 def tile_shape(placement: Placement, level: int) -> TileShape:
     cells = placement.cells()
     lx, ly = _label_cell(cells)
@@ -98,6 +104,39 @@ def _bounds(cells: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:
     return x0, y0, w, h
 
 
+@lru_cache(maxsize=4096)
+def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]:
+    """The markup of a display's tiles, and the squares they cover.
+
+    By level, then by position: never in the order placed, which may be a secret. Boards
+    repeat from request to request (an opponent's display, one's own under the moving
+    tile), so the markup is kept.
+    """
+    shapes = sorted((tile_shape(p, level) for p, level in tiles), key=lambda t: (t.level, t.cells))
+    context = {
+        "tiles": [
+            {
+                "level": str(t.level),
+                "shift": _number(t.shift),
+                "label": t.label,
+                "fill": t.fill,
+                "squares": t.squares,
+                "outline": t.outline,
+                "label_x": _number(t.label_x),
+                "label_y": _number(t.label_y),
+            }
+            for t in shapes
+        ]
+    }
+    markup = SafeString(render_to_string("games/board_tiles.svg", context))
+    return markup, tuple(c for t in shapes for c in t.cells)
+
+
+@lru_cache(maxsize=1024)
+def _grid_path(x0: int, y0: int, w: int, h: int) -> str:
+    return _grid(x0, y0, w, h)
+
+
 def board_svg(
     board: Board,
     *,
@@ -108,30 +147,27 @@ def board_svg(
     css_class: str = "board",
 ) -> SafeString:
     """Render ``board`` (and an optional ghost tile) as inline SVG markup."""
-    tiles = [tile_shape(p, level) for p, level in board.tiles]
+    tiles, cells = _tiles(board.tiles)
     ghost_cells = ghost.cells() if ghost is not None else frozenset()
-    all_cells = [c for t in tiles for c in t.cells] + list(ghost_cells)
-    x0, y0, w, h = _bounds(all_cells)
+    x0, y0, w, h = _bounds([*cells, *ghost_cells])
+    if ghost is not None:
+        label_x, label_y = _label_cell(ghost_cells)
+        ghost_context = {
+            "squares": _squares(ghost_cells),
+            "outline": _outline(ghost_cells),
+            "legal": ghost_legal,
+            "label": str(ghost.number),
+            "label_x": _number(label_x + 0.5),
+            "label_y": _number(label_y + 0.5),
+        }
     context = {
-        # By level, then by position: never in the order placed, which may be a secret.
-        "tiles": sorted(tiles, key=lambda t: (t.level, t.cells)),
-        "ghost": (
-            {
-                "squares": _squares(ghost_cells),
-                "outline": _outline(ghost_cells),
-                "legal": ghost_legal,
-                "label": ghost.number,
-                "label_x": _label_cell(ghost_cells)[0] + 0.5,
-                "label_y": _label_cell(ghost_cells)[1] + 0.5,
-            }
-            if ghost is not None
-            else None
-        ),
-        "x0": x0,
-        "y0": y0,
-        "w": w,
-        "h": h,
-        "grid": _grid(x0, y0, w, h),
+        "tiles": tiles,
+        "ghost": ghost_context if ghost is not None else None,
+        "x0": str(x0),
+        "y0": str(y0),
+        "w": str(w),
+        "h": str(h),
+        "grid": _grid_path(x0, y0, w, h),
         "title": title,
         "interactive": interactive,
         "css_class": css_class,

@@ -46,6 +46,7 @@ from games.tasks import send_password_reset
 from games.visibility import Hidden
 
 PLAY = "games/game.html#play"
+TURN = "games/game.html#turn"
 LEADERBOARD_DAYS = 90
 POLL_SECONDS = 5
 
@@ -459,7 +460,9 @@ def _render_play(
 ) -> HttpResponse:
     context = _play_context(request, state, seats, **kwargs)
     if request.htmx:
-        response = render(request, PLAY, context, status=status)
+        # A preview changes only the turn: the tile, its verdict and the controls.
+        partial = TURN if kwargs.get("at") is not None else PLAY
+        response = render(request, partial, context, status=status)
         ghost = context.get("ghost")
         url = state.match.get_absolute_url()
         if ghost is not None and kwargs.get("at") is not None:
@@ -483,7 +486,7 @@ def _game_page(request: HttpRequest, match_id: int, *, status: int = 200, **kwar
         }
         template = PLAY if request.htmx else "games/game.html"
         return render(request, template, context, status=status)
-    if status == 200:
+    if status == 200 and kwargs.get("at") is None:
         services.seen(match, seat)
     state = services.load_state(match, seat or seats[0], seats)
     return _render_play(request, state, seats, status=status, **kwargs)

@@ -65,8 +65,10 @@ def test_it_returns_only_the_partial_to_htmx(client, alice, solo):
     response = client.get(solo.get_absolute_url(), {"x": 0, "y": 0, "rotation": 1}, **HTMX)
     assert response.status_code == 200
     assert "<html" not in response.text
-    assert response.text.lstrip().startswith('<section id="play"')
+    assert response.text.lstrip().startswith('<div id="turn"')  # a preview: the turn only
     assert response["HX-Replace-Url"].endswith("?x=0&y=0&rotation=1")
+    page = client.get(solo.get_absolute_url(), **HTMX)
+    assert page.text.lstrip().startswith('<section id="play"')
 
 
 def test_it_previews_an_illegal_spot_in_red_with_the_reason(client, alice, solo):

@@ -18,7 +18,7 @@ function controlFor(event) {
 }
 
 document.addEventListener("keydown", (event) => {
-  const play = document.getElementById("play");
+  const play = document.getElementById("turn");
   if (!play || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest("input, textarea, select")) return;
   if (event.key === "Enter" && event.target.closest("a, button, summary")) return;
@@ -32,7 +32,7 @@ document.addEventListener("keydown", (event) => {
 
 document.addEventListener("click", (event) => {
   const svg = event.target.closest("svg[data-board='play']");
-  const play = document.getElementById("play");
+  const play = document.getElementById("turn");
   if (!svg || !play || !play.dataset.preview || !window.htmx) return;
   const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(
     svg.getScreenCTM().inverse(),
@@ -44,7 +44,7 @@ document.addEventListener("click", (event) => {
   const query = new URLSearchParams({ x, y, rotation: play.dataset.rotation });
   window.htmx.ajax("GET", `${play.dataset.preview}?${query}`, {
     source: play,
-    target: "#play",
+    target: "#turn",
     swap: "outerHTML",
   });
 });

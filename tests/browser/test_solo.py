@@ -39,25 +39,26 @@ def screen_point(page, x: float, y: float) -> tuple[float, float]:
 
 
 def ghost(page) -> tuple[int, int, int]:
-    play = page.locator("#play")
+    play = page.locator("#turn")
     return tuple(int(play.get_attribute(f"data-{k}")) for k in ("x", "y", "rotation"))
 
 
 def wait_ghost(page, x: int, y: int, rotation: int) -> None:
-    expect(page.locator("#play")).to_have_attribute("data-x", str(x))
-    expect(page.locator("#play")).to_have_attribute("data-y", str(y))
-    expect(page.locator("#play")).to_have_attribute("data-rotation", str(rotation))
+    expect(page.locator("#turn")).to_have_attribute("data-x", str(x))
+    expect(page.locator("#turn")).to_have_attribute("data-y", str(y))
+    expect(page.locator("#turn")).to_have_attribute("data-rotation", str(rotation))
 
 
 def answered(page, action) -> None:
-    """Do ``action`` and wait until its answer has replaced the play area and settled."""
-    page.evaluate("document.getElementById('play').dataset.stale = 'yes'")
+    """Do ``action`` and wait until its answer has replaced the turn (a preview replaces
+    only the turn, a placement the whole play area around it) and settled."""
+    page.evaluate("document.getElementById('turn').dataset.stale = 'yes'")
     with page.expect_response(lambda response: "/game/" in response.url):
         action()
     page.wait_for_function(
         """() => {
-            const play = document.getElementById("play");
-            return play && !play.dataset.stale &&
+            const turn = document.getElementById("turn");
+            return turn && !turn.dataset.stale &&
                 !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling");
         }"""
     )
@@ -70,7 +71,7 @@ def place_by_clicking_and_keys(page, match, round: int) -> None:
     while rotation != target.rotation:
         answered(page, lambda: page.keyboard.press("r"))
         rotation = (rotation + 1) % 4
-        expect(page.locator("#play")).to_have_attribute("data-rotation", str(rotation))
+        expect(page.locator("#turn")).to_have_attribute("data-rotation", str(rotation))
     w, h = target.size
     # Odd rounds: click one square to the left of the target, then step right with a key.
     dx = 1 if round % 2 else 0
