@@ -622,7 +622,9 @@ class Board:
             raise InvalidPlacement(f"expected a Placement, not {placement!r}")
         sid = placement.shape
         cells = placement.cells()
-        for index, (p, level) in enumerate(self._tiles):  # noqa: B007
+        # the newest match: with "one" a tile may lie exactly on another of the same shape
+        for index in reversed(range(len(self._tiles))):
+            p, level = self._tiles[index]
             if self._shapes[index] == sid and p.cells() == cells:
                 break
         else:
@@ -723,6 +725,39 @@ class Board:
     ) -> list[Placement]:
         """Every legal placement of ``piece`` (see ``legal_moves``)."""
         return self._generate(piece, relax, mirrored, max_level)[0]
+
+    def can_place(
+        self,
+        piece: int | str,
+        relax: Collection[str] = _NO_RELAX,
+        mirrored: bool = False,
+        max_level: int | None = None,
+    ) -> bool:
+        """Whether ``piece`` has a legal placement (as ``legal_placements``, but quick: away
+        from the window's edge there is always room on level 0).
+
+        >>> Board("5@0,0r0").can_place(9, max_level=0)
+        True
+        """
+        sid = _shape_of(piece, mirrored)
+        if not self._tiles:
+            return True
+        min_x, min_y, max_x, max_y = self._bounds  # type: ignore[misc]
+        if min(min_x, min_y) >= -_SAFE and max(max_x, max_y) <= _SAFE:
+            free = self._neighbours[0]
+            taken = self._occupied[0]
+            if self._bridged:
+                for covered in self._occupied[1:]:
+                    taken |= covered
+            for offsets in _OFFSETS[sid][: ROTATIONS_OF[sid]]:
+                touching = 0
+                blocked = 0
+                for off in offsets:
+                    touching |= free >> off
+                    blocked |= taken >> off
+                if touching & ~blocked:
+                    return True
+        return bool(self._generate(piece, relax, mirrored, max_level)[0])
 
     def _generate(
         self,
