@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from games.contract import Rules
+from games.nmbr9.rules import RULES as NMBR9
 
 __all__ = ["GAMES", "find_game"]
 
 #: Every hosted game by its slug, in the order the site lists them.
-GAMES: dict[str, Rules] = {}
+GAMES: dict[str, Rules] = {NMBR9.slug: NMBR9}
 
 
 def find_game(slug: str) -> Rules:

@@ -16,7 +16,25 @@ from games.contract import LEAVE, Due, IllegalMove, Outcome, Rules, competition_
 from games.registry import GAMES, find_game
 
 #: (players, options) per game; each game's own issue adds its cases.
-CASES: dict[str, list[tuple[int, dict]]] = {}
+CASES: dict[str, list[tuple[int, dict]]] = {
+    "nmbr9": [
+        (1, {}),
+        (2, {"pace": "free"}),
+        (3, {"pace": "rounds"}),
+        (4, {"pace": "free", "removed": 2}),
+        (5, {"pace": "rounds", "removed": "random"}),
+        (6, {"pace": "free"}),
+        (2, {"start_tiles": True}),
+        (3, {"pace": "free", "fillers": True}),
+        (2, {"specials": ["move", "black", "one", "bridge", "loose", "reserve"]}),
+        (2, {"pace": "free", "specials": "random2"}),
+        (3, {"start_tiles": True, "fillers": True, "specials": "random2"}),
+        (2, {"variant": "two_of_three"}),
+        (3, {"pace": "free", "variant": "two_of_three", "fillers": True, "specials": "random2"}),
+        (2, {"variant": "level_to_level"}),
+        (4, {"variant": "level_to_level", "fillers": True, "specials": ["reserve", "one"]}),
+    ],
+}
 
 SEEDS = range(3)
 MAX_STEPS = 5000
