@@ -277,8 +277,8 @@ class TurnWeights:
     - ``fillers_tried``: filler placements tried per filler (the most walled-in ones).
     """
 
-    marker: float = 3.0
-    marker_floor: float = 0.5
+    marker: float = 5.0
+    marker_floor: float = 1.5
     filler: float = 1.5
     reject_margin: float = 0.0
     reserve_number: int = 6
@@ -313,27 +313,29 @@ class _Planner:
     def best(
         self,
         board: Board,
-        number: int,
+        number: int | str,
         cap: int | None,
         relax: frozenset[str] = frozenset(),
         mirrored: bool = False,
-        remaining: int | None = None,
+        above: int = -1,
+        exclude: frozenset[Placement] = frozenset(),
     ) -> tuple[Placement, int, float] | None:
-        """The best-valued placement of ``number`` on ``board``, or None."""
-        scored = scored_moves(
-            board,
-            number,
-            weights=self.weights,
-            remaining=self.remaining if remaining is None else remaining,
-            relax=relax,
-            mirrored=mirrored,
-            max_level=cap,
-        )
+        """The best-valued placement of ``number`` on ``board`` on a level higher than
+        ``above`` (with ``relax``: on level 1 or higher), not one of ``exclude``, or None."""
+        moves = board.legal_moves(number, relax, mirrored, cap)
         if relax:
-            scored = [move for move in scored if move[1] > 0]
-        if not scored:
+            above = max(above, 0)
+        if not moves or moves[-1][1] <= above:
             return None
-        return max(scored, key=lambda move: move[2])
+        context = _Context(board, self.remaining, self.weights)
+        best_level = moves[-1][1]
+        best = None
+        for placement, level in moves:
+            if level > above and placement not in exclude:
+                value = _score(context, placement, level, best_level)
+                if best is None or value > best[2]:
+                    best = (placement, level, value)
+        return best
 
     def expected(self, cap: int | None) -> tuple[float, float]:
         """The expected value of the best placement of an unseen card, and of the better of
@@ -389,11 +391,11 @@ class _Planner:
         options = []
         plain = self.best(self.board, number, cap)
         plain_level = plain[1] if plain else 0
-        for name in ("one", "bridge", "loose"):
-            if name not in decision.specials:
-                continue
-            move = self.best(self.board, number, cap, frozenset({name}))
-            if move is None or self.board.is_legal(move[0], max_level=cap):
+        lifted = [name for name in ("one", "bridge", "loose") if name in decision.specials]
+        legal = frozenset(self.board.legal_placements(number, max_level=cap)) if lifted else None
+        for name in lifted:
+            move = self.best(self.board, number, cap, frozenset({name}), exclude=legal)
+            if move is None:
                 continue
             placement, _, value = move
             options.append(_Option((Place(placement, (name,), mark),), value - self.marker_cost()))
@@ -410,32 +412,31 @@ class _Planner:
         decision = self.decision
         if not decision.fillers:
             return []
-        plain = self.best(self.board, number, cap)
-        plain_level = plain[1] if plain else 0
-        options = []
         board = self.board
+        plain = self.best(board, number, cap)
+        plain_level = plain[1] if plain else 0
+        if cap is not None and plain_level >= cap:
+            return []
+        context = _Context(board, self.remaining, self.weights)
         cost = self.turn_weights.filler * self.phase
+
+        def walled(move: tuple[Placement, int]) -> int:
+            placement, level = move
+            shift = (placement.y + 64) * _STRIDE + placement.x + 64 - context.base
+            mask = _MASKS[placement.shape][placement.rotation] << shift
+            return _edges(mask, context.occupied[level])
+
+        options = []
         for filler in decision.fillers:
             moves = board.legal_moves(filler, max_level=decision.max_level)
-            context = _Context(board, self.remaining, self.weights)
-            ranked = sorted(
-                moves,
-                key=lambda move: (
-                    -_edges(
-                        _MASKS[move[0].shape][move[0].rotation]
-                        << ((move[0].y + 64) * _STRIDE + move[0].x + 64 - context.base),
-                        context.occupied[move[1]],
-                    )
-                ),
-            )[: self.turn_weights.fillers_tried]
-            for filled, _ in ranked:
+            moves.sort(key=walled, reverse=True)
+            for filled, _ in moves[: self.turn_weights.fillers_tried]:
                 after = board.copy()
                 after.place(filled)
-                move = self.best(after, number, cap)
-                if move is None or move[1] <= plain_level:
-                    continue
-                placement, _, value = move
-                options.append(_Option((Fill(filled), Place(placement, (), mark)), value - cost))
+                move = self.best(after, number, cap, above=plain_level)
+                if move is not None:
+                    steps = (Fill(filled), Place(move[0], (), mark))
+                    options.append(_Option(steps, move[2] - cost))
         return options
 
     def with_move(self, number: int, cap: int | None, mark: int | None) -> list[_Option]:
@@ -445,15 +446,14 @@ class _Planner:
             return []
         board = self.board
         plain = self.best(board, number, cap)
-        plain_points = number * plain[1] if plain else 0
+        plain_level = plain[1] if plain else 0
         options = []
         for source, level in board.movable():
             without = board.copy()
             without.remove(source)
-            move = self.best(without, number, cap)
-            if move is None or number * move[1] <= plain_points:
+            moves = without.legal_moves(number, max_level=cap)
+            if not moves or moves[-1][1] <= plain_level:
                 continue
-            placement = move[0]
             targets = scored_moves(
                 without,
                 source.piece,
@@ -463,25 +463,18 @@ class _Planner:
                 max_level=level,
             )
             targets.sort(key=lambda t: (-t[1], -t[2]))
-            for target, target_level, _ in targets[:12]:
-                if target.cells() == source.cells() or target.cells() & placement.cells():
+            worth = 0 if source.mirrored else source.piece
+            for target, target_level, _ in targets[:6]:
+                if target.cells() == source.cells():
                     continue
                 after = without.copy()
                 after.place(target)
-                if not after.is_legal(placement, max_level=cap):
+                move = self.best(after, number, cap, above=plain_level)
+                if move is None:
                     continue
-                loss = (source.number or 0) * (level - target_level) * (not source.mirrored)
-                gain = number * move[1] - plain_points - loss
-                if gain <= 0:
-                    break
-                value = (plain[2] if plain else 0.0) + self.weights.points * gain
-                options.append(
-                    _Option(
-                        (Move(source, target), Place(placement, (), mark)),
-                        value - self.marker_cost(),
-                    )
-                )
-                break
+                loss = self.weights.points * worth * (level - target_level)  # type: ignore[operator]
+                steps = (Move(source, target), Place(move[0], (), mark))
+                options.append(_Option(steps, move[2] - loss - self.marker_cost()))
         return options
 
     def add_build(self, option: _Option, number: int) -> _Option:
