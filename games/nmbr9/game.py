@@ -576,7 +576,12 @@ class Game:
                     seat.snapshot()
                     changed = True
             if not changed:
-                return
+                break
+        over = self.is_over()
+        for player, seat in enumerate(self._seats):
+            if seat.reserve is not None and (over or self._done(player)):
+                seat.lost.append(seat.reserve.number)
+                seat.reserve = None
 
     def _start_round(self) -> None:
         """ "Level to level": activate the next marker if due, then show a card under every
