@@ -180,6 +180,7 @@ class _Seat:
 
     __slots__ = (
         "board",
+        "dealt",
         "decisions",
         "fillers",
         "history",
@@ -195,6 +196,7 @@ class _Seat:
         self.board = board
         self.pos = 0
         self.decisions = 0
+        self.dealt = fillers
         self.fillers = list(fillers)
         self.used: list[str] = []
         self.reserve: _Reserve | None = None
@@ -207,6 +209,7 @@ class _Seat:
     def copy(self) -> _Seat:
         seat = _Seat.__new__(_Seat)
         seat.board = self.board.copy()
+        seat.dealt = self.dealt
         seat.pos = self.pos
         seat.decisions = self.decisions
         seat.fillers = self.fillers.copy()
@@ -219,13 +222,10 @@ class _Seat:
         return seat
 
     def snapshot(self) -> None:
-        used_fillers = tuple(f for f in FILLERS if f not in self.fillers)
+        used_fillers = tuple(f for f in self.dealt if f not in self.fillers)
         self.snapshots.append(
             _Snapshot(self.board.tiles, self.board.score(), tuple(self.used), used_fillers)
         )
-
-    def fillers_used(self, all_fillers: bool) -> tuple[str, ...]:
-        return tuple(f for f in FILLERS if f not in self.fillers) if all_fillers else ()
 
 
 class Game:
@@ -1260,7 +1260,7 @@ class Game:
             viewer=viewer,
             players=self.players,
             pace=self.pace,
-            options=self.options,
+            options=replace(self.options, removed=self.removed),
             specials=self.specials,
             over=over,
             round=self._round_of_step(step),

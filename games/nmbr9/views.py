@@ -176,6 +176,10 @@ class GameView:
     viewer's own step, a spectator's at the least advanced player's). ``cards``: the cards
     showing for the viewer now; ``round_cards`` ("2 of 3"): the cards of the viewer's round
     so far with what the viewer did with each ("built", "rejected", None: to decide).
+    ``options`` hold the number of cards removed (public: it sets the number of rounds), also
+    when it was drawn at random. The viewer's own ``reserved`` tile, ``lost`` tiles,
+    ``markers`` and ``fillers`` left, and ("level to level") ``tiles_left``; the
+    ``level_markers`` with the card each shows and the ``pile`` left are public.
     """
 
     viewer: int | None
