@@ -1,6 +1,7 @@
 """Timings of the NMBR 9 engine: ``python -m bench.movegen``.
 
-- ``legal_placements`` over every golden position of tests/nmbr9/data/perft.json;
+- ``legal_placements`` over every golden position of tests/nmbr9/data/perft.json, also with
+  the rules NMBR 9 ++'s special tiles lift ("one", "bridge", "loose", all three);
 - ``Board.level_of`` and ``Board.place`` for previews on 19-tile displays;
 - the fallback policy over 200 seeded solo games (games per second, average score).
 """
@@ -31,16 +32,27 @@ def load_positions() -> list[tuple[Board, int]]:
     ]
 
 
-def bench_movegen(positions: list[tuple[Board, int]], repeat: int) -> list[float]:
-    """Per position: the median time of ``legal_placements`` in ms."""
+#: The relaxations timed besides the plain rules.
+RELAXATIONS: list[frozenset[str]] = [
+    frozenset({"one"}),
+    frozenset({"bridge"}),
+    frozenset({"loose"}),
+    frozenset({"one", "bridge", "loose"}),
+]
+
+
+def bench_movegen(
+    positions: list[tuple[Board, int]], repeat: int, relax: frozenset[str] = frozenset()
+) -> list[float]:
+    """Per position: the median time of ``legal_placements`` (with ``relax``) in ms."""
     per_position = []
     clock = time.perf_counter_ns
     for board, number in positions:
-        board.legal_placements(number)
+        board.legal_placements(number, relax)
         samples = []
         for _ in range(repeat):
             start = clock()
-            board.legal_placements(number)
+            board.legal_placements(number, relax)
             samples.append(clock() - start)
         per_position.append(statistics.median(samples) / 1e6)
     return per_position
@@ -116,6 +128,16 @@ def main(argv: list[str] | None = None) -> None:
         f"  median {statistics.median(times):.3f} ms   p95 {percentile(times, 0.95):.3f} ms   "
         f"max {max(times):.3f} ms   mean {statistics.mean(times):.3f} ms"
     )
+
+    base = statistics.median(times)
+    for relax in RELAXATIONS:
+        relaxed = bench_movegen(positions, args.repeat, relax)
+        label = "+".join(sorted(relax))
+        print(
+            f"  relax {label:18} median {statistics.median(relaxed):.3f} ms   "
+            f"p95 {percentile(relaxed, 0.95):.3f} ms   "
+            f"{statistics.median(relaxed) / base:.2f}x the plain median"
+        )
 
     preview = bench_preview(positions, 5)
     print(f"preview on {preview['boards']} displays of 19 tiles (median)")

@@ -30,7 +30,17 @@ from typing import Any
 
 from games.contract import IllegalMove
 
-from .placement import InvalidPlacement, Placement, _check_piece
+from .placement import (
+    InvalidPlacement,
+    Placement,
+    _check_piece,
+    _new,
+    _set_mirrored,
+    _set_piece,
+    _set_rotation,
+    _set_x,
+    _set_y,
+)
 from .tiles import ORIENTATIONS, PIECE_OF, ROTATIONS_OF, SHAPE_INDEX, SIZES, VALUES
 
 __all__ = [
@@ -792,6 +802,10 @@ class Board:
         if self._bridged:
             for covered in self._occupied[1:]:
                 taken |= covered
+        # placements are built inline (the hot loop of the move generator)
+        new, cls, stride, origin = _new, Placement, _STRIDE, _ORIGIN
+        set_piece, set_x, set_y = _set_piece, _set_x, _set_y
+        set_rotation, set_mirrored = _set_rotation, _set_mirrored
         for rotation in rotations:
             offsets = offsets_by_rotation[rotation]
             touching = 0
@@ -802,12 +816,20 @@ class Board:
             anchors = touching & ~blocked
             if not anchors:
                 continue
-            for bit in _bits(anchors):
-                row, col = divmod(bit + base, _STRIDE)
-                placement = _new_placement(piece, col - _ORIGIN, row - _ORIGIN, rotation, mirrored)
-                if near_edge and not self._in_window(placement):
-                    continue
-                append(placement)
+            text = bin(anchors)[:1:-1]
+            find = text.find
+            bit = find("1")
+            while bit >= 0:
+                row, col = divmod(bit + base, stride)
+                placement = new(cls)
+                set_piece(placement, piece)
+                set_x(placement, col - origin)
+                set_y(placement, row - origin)
+                set_rotation(placement, rotation)
+                set_mirrored(placement, mirrored)
+                if not near_edge or self._in_window(placement):
+                    append(placement)
+                bit = find("1", bit + 1)
         starts.append(len(placements))
 
         top = self._top
@@ -855,12 +877,14 @@ class Board:
                     support = top[anchor + first]
                     for off in rest:
                         if top[anchor + off] != support:
-                            row, col = divmod(anchor, _STRIDE)
-                            append(
-                                _new_placement(
-                                    piece, col - _ORIGIN, row - _ORIGIN, rotation, mirrored
-                                )
-                            )
+                            row, col = divmod(anchor, stride)
+                            placement = new(cls)
+                            set_piece(placement, piece)
+                            set_x(placement, col - origin)
+                            set_y(placement, row - origin)
+                            set_rotation(placement, rotation)
+                            set_mirrored(placement, mirrored)
+                            append(placement)
                             break
             starts.append(len(placements))
         return placements, starts
