@@ -41,14 +41,25 @@ _KEYS = ("pace", "removed", "start_tiles", "fillers", "specials", "variant")
 
 @dataclass(frozen=True, slots=True)
 class MatchOptions:
-    """A match's options: its pace and what is played (``Options``)."""
+    """A match's options: its pace and what is played (``Options``).
+
+    >>> options = RULES.options({"pace": "free", "fillers": True})
+    >>> options.pace, options.game.fillers, options.game.variant
+    ('free', True, 'base')
+    """
 
     pace: str = "rounds"
     game: Options = field(default_factory=Options)
 
 
 class Nmbr9Rules:
-    """NMBR 9 and NMBR 9 ++ as the platform hosts them (see ``games.contract.Rules``)."""
+    """NMBR 9 and NMBR 9 ++ as the platform hosts them (see ``games.contract.Rules``).
+
+    >>> state = RULES.setup(1, 7, RULES.options({}))
+    >>> move = RULES.auto_move(state, 0)
+    >>> str(move), RULES.score(RULES.apply(state, 0, move), 0)
+    ('place 8@0,0r0', 0)
+    """
 
     slug = "nmbr9"
     name = "NMBR 9"

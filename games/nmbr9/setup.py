@@ -218,7 +218,13 @@ class Options:
 class Deal:
     """Everything a game's seed decides: the cards in the order they are revealed (without
     the removed ones), how many were removed unseen, each player's start tile and the special
-    tiles in play. A game can also be set up from an explicit deal (puzzles, bots)."""
+    tiles in play. A game can also be set up from an explicit deal (puzzles, bots).
+
+    >>> from games.nmbr9 import Game
+    >>> game = Game(1, seed=None, deal=Deal(cards=(*range(10), *range(10))))
+    >>> game.current_number(0), game.seed
+    (0, None)
+    """
 
     cards: tuple[int, ...]
     removed: int = 0

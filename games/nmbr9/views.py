@@ -95,6 +95,11 @@ class Decision:
     ``reserved_limit`` ends the reserve with the turn); ``specials``: the special tiles they
     may still use, with ``markers`` markers left; ``fillers``: the gap fillers they still
     hold; ``max_level``: the highest level anything may lie on ("level to level": 4).
+
+    >>> from games.nmbr9 import Game, Options
+    >>> decision = Game(2, seed=7, options=Options(variant="level_to_level")).decision(0)
+    >>> decision.round, decision.cards, decision.cap(0), decision.max_level
+    (1, ((0, 1),), 0, 4)
     """
 
     player: int
@@ -140,7 +145,17 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class DisplayView:
-    """A player's display as a viewer may see it: as it was after ``progress`` steps."""
+    """A player's display as a viewer may see it: as it was after ``progress`` steps, with
+    the special tiles and gap fillers used by then.
+
+    >>> from games.nmbr9 import Game
+    >>> game = Game(2, seed=7)
+    >>> game.play(0, "place 8@0,0r0")
+    >>> [(d.player, d.progress, len(d.tiles)) for d in game.view(0).displays]
+    [(0, 1, 1), (1, 0, 0)]
+    >>> game.view(0).displays[0].board().score()
+    0
+    """
 
     player: int
     tiles: tuple[tuple[Placement, int], ...]
@@ -180,6 +195,15 @@ class GameView:
     when it was drawn at random. The viewer's own ``reserved`` tile, ``lost`` tiles,
     ``markers`` and ``fillers`` left, and ("level to level") ``tiles_left``; the
     ``level_markers`` with the card each shows and the ``pile`` left are public.
+
+    >>> from games.nmbr9 import Game
+    >>> game = Game(2, seed=7)
+    >>> game.play(0, "place 8@0,0r0")
+    >>> view = game.view(1)
+    >>> view.cards, view.waiting_for, [d.tiles for d in view.displays]
+    (((None, 8),), (1,), [(), ()])
+    >>> view.decision.cards, view.supply[8]
+    (((None, 8),), 1)
     """
 
     viewer: int | None
