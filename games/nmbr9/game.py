@@ -423,10 +423,6 @@ class Game:
             return max(seat.pos for seat in self._seats)
         return now
 
-    def _steps(self) -> int | None:
-        """How many steps the game has (None while "level to level" runs)."""
-        return self._total
-
     def _done(self, player: int) -> bool:
         total = self._total
         return total is not None and self._seats[player].pos >= total
