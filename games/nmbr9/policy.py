@@ -274,7 +274,9 @@ class TurnWeights:
     - ``filler``: the same for a gap filler;
     - ``reject_margin``: "2 of 3" rejects a card that is worth this much less than an unseen one;
     - ``reserve_number``: the lowest number worth setting aside with "reserve";
-    - ``fillers_tried``: filler placements tried per filler (the most walled-in ones).
+    - ``fillers_tried``: filler placements tried per filler (the most walled-in ones);
+    - ``moves_tried``: tiles tried for "move" (those letting the tile lie highest), and places
+      tried for each.
     """
 
     marker: float = 5.0
@@ -283,6 +285,7 @@ class TurnWeights:
     reject_margin: float = 0.0
     reserve_number: int = 6
     fillers_tried: int = 8
+    moves_tried: int = 4
 
 
 TURN_DEFAULT = TurnWeights()
@@ -447,32 +450,36 @@ class _Planner:
         board = self.board
         plain = self.best(board, number, cap)
         plain_level = plain[1] if plain else 0
-        options = []
+        candidates = []
         for source, level in board.movable():
             without = board.copy()
             without.remove(source)
             moves = without.legal_moves(number, max_level=cap)
-            if not moves or moves[-1][1] <= plain_level:
-                continue
-            targets = scored_moves(
-                without,
-                source.piece,
-                weights=self.weights,
-                remaining=self.remaining,
-                mirrored=source.mirrored,
-                max_level=level,
+            if moves and moves[-1][1] > plain_level:
+                candidates.append((moves[-1][1], source, level, without))
+        candidates.sort(key=lambda c: -c[0])
+        options = []
+        for _, source, level, without in candidates[: self.turn_weights.moves_tried]:
+            # where the tile goes again: its highest places, the best-valued first
+            targets = without.legal_moves(source.piece, mirrored=source.mirrored, max_level=level)
+            top = max(target_level for _, target_level in targets)
+            context = _Context(without, self.remaining, self.weights)
+            ranked = sorted(
+                (
+                    (_score(context, target, top, top), target)
+                    for target, target_level in targets
+                    if target_level == top and target.cells() != source.cells()
+                ),
+                key=lambda t: -t[0],
             )
-            targets.sort(key=lambda t: (-t[1], -t[2]))
             worth = 0 if source.mirrored else source.piece
-            for target, target_level, _ in targets[:6]:
-                if target.cells() == source.cells():
-                    continue
+            loss = self.weights.points * worth * (level - top)  # type: ignore[operator]
+            for _, target in ranked[: self.turn_weights.moves_tried]:
                 after = without.copy()
                 after.place(target)
                 move = self.best(after, number, cap, above=plain_level)
                 if move is None:
                     continue
-                loss = self.weights.points * worth * (level - target_level)  # type: ignore[operator]
                 steps = (Move(source, target), Place(move[0], (), mark))
                 options.append(_Option(steps, move[2] - loss - self.marker_cost()))
         return options
