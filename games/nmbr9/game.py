@@ -16,11 +16,15 @@ Decisions of the rules that RULES.md leaves open and this module settles:
 
 - the turn in which a card is set aside with "reserve" builds nothing else (no filler, no
   move, no reserved tile), like a turn that only rejects; "one", "bridge" and "loose" are
-  refused when the tile would lie on level 0, where they lift nothing;
+  refused when the tile would lie on level 0, where they lift nothing; the special tiles
+  named with ``place`` apply to the card's tile, not to a reserved tile built in the turn;
+- a reserved tile still set aside when the player has dealt with their last card is lost;
+- a moved tile goes somewhere else (not back onto its own squares);
 - in "level to level" the displays of every player, also one who left, count for activating
-  the next marker; start tiles do not count as built tiles there; a round that cannot show a
-  card under every active marker is not played (the game has ended);
-- a moved tile goes somewhere else (not back onto its own squares).
+  the next marker, gap fillers as built tiles and start tiles not; a round that cannot show
+  a card under every active marker is not played (the game has ended);
+- in "2 of 3" at rounds pace each card is a step of its own: the others' decisions on a card
+  are shown once everybody has made theirs, before the next card is revealed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""A slow, literal reading of RULES.md section 3, to check the engine against."""
+"""Slow, literal readings of RULES.md section 3 and of 6.3-6.4 (fillers and the rules the
+special tiles lift), to check the engine against."""
 
 from games.nmbr9 import Placement
 
