@@ -17,11 +17,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .board import _MASKS, _STRIDE, Board
 from .placement import Placement
 from .tiles import VALUES
 from .turn import Build, Fill, Move, Place, Reject, Reserve, Turn
+
+if TYPE_CHECKING:
+    from .game import Game
 
 __all__ = ["Weights", "choose", "choose_turn", "evaluate", "fallback_turn", "scored_moves"]
 
@@ -293,7 +297,7 @@ TURN_DEFAULT = TurnWeights()
 
 @dataclass(slots=True)
 class _Option:
-    """A candidate turn: its steps, the display after them and its value."""
+    """A candidate turn: its steps and its value."""
 
     steps: tuple
     value: float
@@ -302,7 +306,9 @@ class _Option:
 class _Planner:
     """One decision's candidate turns, valued with the placement policy."""
 
-    def __init__(self, game, player: int, weights: Weights, turn_weights: TurnWeights) -> None:
+    def __init__(
+        self, game: Game, player: int, weights: Weights, turn_weights: TurnWeights
+    ) -> None:
         self.game = game
         self.decision = game.decision(player)
         self.board = game.board(player)
@@ -484,7 +490,7 @@ class _Planner:
                 options.append(_Option(steps, move[2] - loss - self.marker_cost()))
         return options
 
-    def add_build(self, option: _Option, number: int) -> _Option:
+    def add_build(self, option: _Option) -> _Option:
         """Build the reserved tile after the option's steps when it is due or lies high."""
         decision = self.decision
         reserved = decision.reserved
@@ -524,13 +530,13 @@ class _Planner:
 
 
 def choose_turn(
-    game,
+    game: Game,
     player: int,
     *,
     modules: bool = True,
     weights: Weights = DEFAULT,
     turn_weights: TurnWeights = TURN_DEFAULT,
-):
+) -> Turn:
     """The policy's turn for ``player`` in ``game`` (``Game.decision`` must not be None).
 
     ``modules``: also use gap fillers, special tiles and the reserved tile where the
@@ -555,7 +561,7 @@ def choose_turn(
         options.extend(planner.with_special(number, cap, mark))
         options.extend(planner.with_move(number, cap, mark))
     options.extend(planner.with_filler(number, cap, mark))
-    options = [planner.add_build(option, number) for option in options]
+    options = [planner.add_build(option) for option in options]
     best = max(options, key=lambda option: option.value)
     turn = Turn(best.steps)
     if not game.is_legal(player, turn):
@@ -563,7 +569,7 @@ def choose_turn(
     return turn
 
 
-def fallback_turn(game, player: int):
+def fallback_turn(game: Game, player: int) -> Turn:
     """The turn of RULES.md 6.8 for a missed deadline: a plain placement of the best card,
     or ``reject`` where the valuation prefers it ("2 of 3")."""
     return choose_turn(game, player, modules=False)
