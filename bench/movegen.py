@@ -1,6 +1,7 @@
 """Timings of the NMBR 9 engine: ``python -m bench.movegen``.
 
-- ``legal_placements`` over every golden position of tests/nmbr9/data/perft.json;
+- ``legal_placements`` over every golden position of tests/nmbr9/data/perft.json, also with
+  the rules NMBR 9 ++'s special tiles lift ("one", "bridge", "loose", all three);
 - ``Board.level_of`` and ``Board.place`` for previews on 19-tile displays;
 - the fallback policy over 200 seeded solo games (games per second, average score).
 """
@@ -11,6 +12,7 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from games.nmbr9 import Board, Game, Placement
@@ -31,19 +33,38 @@ def load_positions() -> list[tuple[Board, int]]:
     ]
 
 
-def bench_movegen(positions: list[tuple[Board, int]], repeat: int) -> list[float]:
-    """Per position: the median time of ``legal_placements`` in ms."""
-    per_position = []
+#: The relaxations timed besides the plain rules.
+RELAXATIONS: list[frozenset[str]] = [
+    frozenset({"one"}),
+    frozenset({"bridge"}),
+    frozenset({"loose"}),
+    frozenset({"one", "bridge", "loose"}),
+]
+
+
+def bench_movegen(
+    positions: list[tuple[Board, int]],
+    repeat: int,
+    relaxations: Sequence[frozenset[str]] = (),
+) -> dict[frozenset[str], list[float]]:
+    """Per rule set (the plain rules first) and position: the median time of
+    ``legal_placements`` in ms. The rule sets are timed in turn on each position, so that a
+    change in the machine's load affects them alike."""
+    rule_sets = [frozenset(), *relaxations]
+    times: dict[frozenset[str], list[float]] = {relax: [] for relax in rule_sets}
     clock = time.perf_counter_ns
     for board, number in positions:
-        board.legal_placements(number)
-        samples = []
+        for relax in rule_sets:
+            board.legal_placements(number, relax)
+        samples: dict[frozenset[str], list[int]] = {relax: [] for relax in rule_sets}
         for _ in range(repeat):
-            start = clock()
-            board.legal_placements(number)
-            samples.append(clock() - start)
-        per_position.append(statistics.median(samples) / 1e6)
-    return per_position
+            for relax in rule_sets:
+                start = clock()
+                board.legal_placements(number, relax)
+                samples[relax].append(clock() - start)
+        for relax in rule_sets:
+            times[relax].append(statistics.median(samples[relax]) / 1e6)
+    return times
 
 
 def bench_preview(positions: list[tuple[Board, int]], repeat: int) -> dict[str, float]:
@@ -110,12 +131,22 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     positions = load_positions()
-    times = bench_movegen(positions, args.repeat)
+    timed = bench_movegen(positions, args.repeat, RELAXATIONS)
+    times = timed[frozenset()]
     print(f"legal_placements over {len(positions)} perft positions ({args.repeat} runs each)")
     print(
         f"  median {statistics.median(times):.3f} ms   p95 {percentile(times, 0.95):.3f} ms   "
         f"max {max(times):.3f} ms   mean {statistics.mean(times):.3f} ms"
     )
+    base = statistics.median(times)
+    for relax in RELAXATIONS:
+        relaxed = timed[relax]
+        label = "+".join(sorted(relax))
+        print(
+            f"  relax {label:18} median {statistics.median(relaxed):.3f} ms   "
+            f"p95 {percentile(relaxed, 0.95):.3f} ms   "
+            f"{statistics.median(relaxed) / base:.2f}x the plain median"
+        )
 
     preview = bench_preview(positions, 5)
     print(f"preview on {preview['boards']} displays of 19 tiles (median)")

@@ -1,8 +1,15 @@
-"""The fallback placement policy: a quick heuristic player.
+"""The fallback policy: a quick heuristic player.
 
 It places a tile for a player whose time ran out and plays as a bot. Every legal placement is
 scored by the points it makes now plus terms that keep each level compact and keep room for
 high numbers higher up; the best one is chosen (ties broken by the move order, or by ``rng``).
+
+For NMBR 9 ++ the same valuation decides whole turns (``choose_turn``), one ply deep: which
+card to take ("level to level"), whether to reject ("2 of 3": the card against the expected
+value of an unseen one), and whether a special tile, a gap filler, a move or the reserved
+tile gains enough to be worth it. ``fallback_turn`` is what RULES.md 6.8 plays on a missed
+deadline: a plain placement (or a reject), never spending the player's special tiles or
+fillers.
 """
 
 from __future__ import annotations
@@ -10,11 +17,17 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .board import _MASKS, _STRIDE, Board
 from .placement import Placement
+from .tiles import VALUES
+from .turn import Build, Fill, Move, Place, Reject, Reserve, Turn
 
-__all__ = ["Weights", "choose", "evaluate", "scored_moves"]
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["Weights", "choose", "choose_turn", "evaluate", "fallback_turn", "scored_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +125,10 @@ class _Context:
 
 def _score(context: _Context, placement: Placement, level: int, best_level: int) -> float:
     weights = context.weights
-    number = placement.number
+    shape = placement.shape
+    number = VALUES[shape]
     anchor = (placement.y + 64) * _STRIDE + placement.x + 64 - context.base
-    mask = _MASKS[number][placement.rotation] << anchor
+    mask = _MASKS[shape][placement.rotation] << anchor
     phase = context.phase
     area = context.area
     occupied = context.occupied[level]
@@ -182,20 +196,30 @@ def _best_next(board: Board, supply: Mapping[int, int], weights: Weights) -> flo
 
 def scored_moves(
     board: Board,
-    number: int,
+    number: int | str,
     *,
     supply: Mapping[int, int] | None = None,
     weights: Weights = DEFAULT,
+    remaining: int | None = None,
+    relax: frozenset[str] = frozenset(),
+    mirrored: bool = False,
+    max_level: int | None = None,
 ) -> list[tuple[Placement, int, float]]:
-    """Every legal placement of tile ``number`` with its level and the policy's value of it.
+    """Every legal placement of ``number`` (any piece) with its level and the policy's value.
 
-    ``supply`` as for ``choose``. In the order of ``Board.legal_moves``.
+    ``supply`` as for ``choose``; ``remaining`` (how many tiles follow this one) overrides
+    it. ``relax``, ``mirrored`` and ``max_level`` as for ``Board.legal_moves``. In the order
+    of ``Board.legal_moves``.
 
     >>> [(str(p), level, round(value, 2)) for p, level, value in scored_moves(Board(), 0)]
     [('0@0,0r0', 0, -0.54), ('0@0,0r1', 0, -0.54)]
     """
-    moves = board.legal_moves(number)
-    context = _Context(board, _remaining(board, supply), weights)
+    moves = board.legal_moves(number, relax, mirrored, max_level)
+    if not moves:
+        return []
+    if remaining is None:
+        remaining = _remaining(board, supply)
+    context = _Context(board, remaining, weights)
     best_level = moves[-1][1]
     return [(p, level, _score(context, p, level, best_level)) for p, level in moves]
 
@@ -241,3 +265,311 @@ def choose(
     if rng is not None and len(best) > 1:
         return rng.choice(best)
     return best[0]
+
+
+# ----------------------------------------------------------------- NMBR 9 ++ turns
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWeights:
+    """When ``choose_turn`` spends something, in units of the placement valuation.
+
+    - ``marker``: the worth of a special tile kept for later (times phase, plus ``marker_floor``);
+    - ``filler``: the same for a gap filler;
+    - ``reject_margin``: "2 of 3" rejects a card that is worth this much less than an unseen one;
+    - ``reserve_number``: the lowest number worth setting aside with "reserve";
+    - ``fillers_tried``: filler placements tried per filler (the most walled-in ones);
+    - ``moves_tried``: tiles tried for "move" (those letting the tile lie highest), and places
+      tried for each.
+    """
+
+    marker: float = 5.0
+    marker_floor: float = 1.5
+    filler: float = 1.5
+    reject_margin: float = 0.0
+    reserve_number: int = 6
+    fillers_tried: int = 8
+    moves_tried: int = 4
+
+
+TURN_DEFAULT = TurnWeights()
+
+
+@dataclass(slots=True)
+class _Option:
+    """A candidate turn: its steps and its value."""
+
+    steps: tuple
+    value: float
+
+
+class _Planner:
+    """One decision's candidate turns, valued with the placement policy."""
+
+    def __init__(
+        self, game: Game, player: int, weights: Weights, turn_weights: TurnWeights
+    ) -> None:
+        self.game = game
+        self.decision = game.decision(player)
+        self.board = game.board(player)
+        self.supply = game.supply(player)
+        self.remaining = game.tiles_to_come(player)
+        self.phase = self.remaining / 19
+        self.weights = weights
+        self.turn_weights = turn_weights
+        self.level_to_level = game.options.variant == "level_to_level"
+
+    def best(
+        self,
+        board: Board,
+        number: int | str,
+        cap: int | None,
+        relax: frozenset[str] = frozenset(),
+        mirrored: bool = False,
+        above: int = -1,
+        exclude: frozenset[Placement] = frozenset(),
+    ) -> tuple[Placement, int, float] | None:
+        """The best-valued placement of ``number`` on ``board`` on a level higher than
+        ``above`` (with ``relax``: on level 1 or higher), not one of ``exclude``, or None."""
+        moves = board.legal_moves(number, relax, mirrored, cap)
+        if relax:
+            above = max(above, 0)
+        if not moves or moves[-1][1] <= above:
+            return None
+        context = _Context(board, self.remaining, self.weights)
+        best_level = moves[-1][1]
+        best = None
+        for placement, level in moves:
+            if level > above and placement not in exclude:
+                value = _score(context, placement, level, best_level)
+                if best is None or value > best[2]:
+                    best = (placement, level, value)
+        return best
+
+    def expected(self, cap: int | None) -> tuple[float, float]:
+        """The expected value of the best placement of an unseen card, and of the better of
+        two unseen cards."""
+        total = sum(self.supply.values())
+        if not total:
+            return 0.0, 0.0
+        values = []
+        for number, count in self.supply.items():
+            if count:
+                best = self.best(self.board, number, cap)
+                values.append((count / total, best[2] if best else 0.0))
+        one = sum(p * v for p, v in values)
+        two = sum(p * q * max(v, w) for p, v in values for q, w in values)
+        return one, two
+
+    def should_reject(self, number: int) -> bool:
+        """ "2 of 3": whether rejecting this card beats building it."""
+        best = self.best(self.board, number, None)
+        value = best[2] if best else float("-inf")
+        one, two = self.expected(None)
+        margin = self.turn_weights.reject_margin
+        if self.decision.step % 3 == 0:
+            # build it and keep the choice for one of the next two, or build both of those
+            return value + two + margin < 2 * one
+        return value + margin < one
+
+    def card(self) -> tuple[int | None, int, int | None]:
+        """The card to take: ``(marker for the turn text, number, level cap)``."""
+        decision = self.decision
+        best = None
+        for marker, number in decision.cards:
+            cap = decision.cap(marker)
+            move = self.best(self.board, number, cap)
+            value = move[2] if move else float("-inf")
+            if best is None or value > best[0]:
+                best = (value, marker, number, cap)
+        assert best is not None
+        _, marker, number, cap = best
+        return (marker if self.level_to_level else None), number, cap
+
+    def marker_cost(self) -> float:
+        weights = self.turn_weights
+        return weights.marker * self.phase + weights.marker_floor
+
+    def plain(self, number: int, cap: int | None, mark: int | None) -> _Option:
+        placement, _, value = self.best(self.board, number, cap)  # type: ignore[misc]
+        return _Option((Place(placement, (), mark),), value)
+
+    def with_special(self, number: int, cap: int | None, mark: int | None) -> list[_Option]:
+        """One special tile lifting a rule, or "black"."""
+        decision = self.decision
+        options = []
+        plain = self.best(self.board, number, cap)
+        plain_level = plain[1] if plain else 0
+        lifted = [name for name in ("one", "bridge", "loose") if name in decision.specials]
+        legal = frozenset(self.board.legal_placements(number, max_level=cap)) if lifted else None
+        for name in lifted:
+            move = self.best(self.board, number, cap, frozenset({name}), exclude=legal)
+            if move is None:
+                continue
+            placement, _, value = move
+            options.append(_Option((Place(placement, (name,), mark),), value - self.marker_cost()))
+        if "black" in decision.specials and (plain_level == 0 or number <= 1):
+            move = self.best(self.board, number, cap, mirrored=True)
+            if move is not None:
+                placement, _, value = move
+                cost = self.marker_cost()
+                options.append(_Option((Place(placement, ("black",), mark),), value - cost))
+        return options
+
+    def with_filler(self, number: int, cap: int | None, mark: int | None) -> list[_Option]:
+        """A gap filler first, where it lets the tile lie higher."""
+        decision = self.decision
+        if not decision.fillers:
+            return []
+        board = self.board
+        plain = self.best(board, number, cap)
+        plain_level = plain[1] if plain else 0
+        if cap is not None and plain_level >= cap:
+            return []
+        context = _Context(board, self.remaining, self.weights)
+        cost = self.turn_weights.filler * self.phase
+
+        def walled(move: tuple[Placement, int]) -> int:
+            placement, level = move
+            shift = (placement.y + 64) * _STRIDE + placement.x + 64 - context.base
+            mask = _MASKS[placement.shape][placement.rotation] << shift
+            return _edges(mask, context.occupied[level])
+
+        options = []
+        for filler in decision.fillers:
+            moves = board.legal_moves(filler, max_level=decision.max_level)
+            moves.sort(key=walled, reverse=True)
+            for filled, _ in moves[: self.turn_weights.fillers_tried]:
+                after = board.copy()
+                after.place(filled)
+                move = self.best(after, number, cap, above=plain_level)
+                if move is not None:
+                    steps = (Fill(filled), Place(move[0], (), mark))
+                    options.append(_Option(steps, move[2] - cost))
+        return options
+
+    def with_move(self, number: int, cap: int | None, mark: int | None) -> list[_Option]:
+        """Special tile "move": take a tile away where that lets the card's tile lie higher,
+        and build it again where it loses least."""
+        if "move" not in self.decision.specials:
+            return []
+        board = self.board
+        plain = self.best(board, number, cap)
+        plain_level = plain[1] if plain else 0
+        candidates = []
+        for source, level in board.movable():
+            without = board.copy()
+            without.remove(source)
+            moves = without.legal_moves(number, max_level=cap)
+            if moves and moves[-1][1] > plain_level:
+                candidates.append((moves[-1][1], source, level, without))
+        candidates.sort(key=lambda c: -c[0])
+        options = []
+        for _, source, level, without in candidates[: self.turn_weights.moves_tried]:
+            # where the tile goes again: its highest places, the best-valued first
+            targets = without.legal_moves(source.piece, mirrored=source.mirrored, max_level=level)
+            top = max(target_level for _, target_level in targets)
+            context = _Context(without, self.remaining, self.weights)
+            ranked = sorted(
+                (
+                    (_score(context, target, top, top), target)
+                    for target, target_level in targets
+                    if target_level == top and target.cells() != source.cells()
+                ),
+                key=lambda t: -t[0],
+            )
+            worth = 0 if source.mirrored else source.piece
+            loss = self.weights.points * worth * (level - top)  # type: ignore[operator]
+            for _, target in ranked[: self.turn_weights.moves_tried]:
+                after = without.copy()
+                after.place(target)
+                move = self.best(after, number, cap, above=plain_level)
+                if move is None:
+                    continue
+                steps = (Move(source, target), Place(move[0], (), mark))
+                options.append(_Option(steps, move[2] - loss - self.marker_cost()))
+        return options
+
+    def add_build(self, option: _Option) -> _Option:
+        """Build the reserved tile after the option's steps when it is due or lies high."""
+        decision = self.decision
+        reserved = decision.reserved
+        if reserved is None:
+            return option
+        board = self.board.copy()
+        levels = []
+        for step in option.steps:
+            if isinstance(step, Move):
+                board.remove(step.source)
+                levels.append(board.place(step.target))
+            else:
+                levels.append(
+                    board.place(
+                        step.placement, frozenset(getattr(step, "specials", ())) - {"black"}
+                    )
+                )
+        move = self.best(board, reserved, decision.reserved_cap)
+        if move is None:
+            return option
+        placement, level, value = move
+        limit = decision.reserved_limit if decision.reserved_limit is not None else -1
+        due = self.remaining <= 0 or any(lv > limit for lv in levels) or level > limit
+        if due or level >= max(board.height() - 1, 1):
+            return _Option((*option.steps, Build(placement)), option.value + value)
+        return option
+
+    def should_reserve(self, number: int, cap: int | None) -> bool:
+        decision = self.decision
+        if "reserve" not in decision.specials or decision.reserved is not None:
+            return False
+        if number < self.turn_weights.reserve_number or self.remaining < 3:
+            return False
+        best = self.best(self.board, number, cap)
+        height = self.board.height()
+        return best is None or (height >= 2 and best[1] <= height - 2)
+
+
+def choose_turn(
+    game: Game,
+    player: int,
+    *,
+    modules: bool = True,
+    weights: Weights = DEFAULT,
+    turn_weights: TurnWeights = TURN_DEFAULT,
+) -> Turn:
+    """The policy's turn for ``player`` in ``game`` (``Game.decision`` must not be None).
+
+    ``modules``: also use gap fillers, special tiles and the reserved tile where the
+    valuation says they gain enough; without, the turn is a plain ``place`` or ``reject``.
+
+    >>> from games.nmbr9.game import Game, Options
+    >>> game = Game(seed=3, options=Options(variant="two_of_three"))
+    >>> str(choose_turn(game, 0))
+    'place 8@0,0r0'
+    """
+    planner = _Planner(game, player, weights, turn_weights)
+    decision = planner.decision
+    if decision.may_reject and planner.should_reject(decision.cards[0][1]):
+        return Turn((Reject(),))
+    mark, number, cap = planner.card()
+    if not modules:
+        return Turn(planner.plain(number, cap, mark).steps)
+    if planner.should_reserve(number, cap):
+        return Turn((Reserve(mark),))
+    options = [planner.plain(number, cap, mark)]
+    if decision.markers > 0:
+        options.extend(planner.with_special(number, cap, mark))
+        options.extend(planner.with_move(number, cap, mark))
+    options.extend(planner.with_filler(number, cap, mark))
+    options = [planner.add_build(option) for option in options]
+    best = max(options, key=lambda option: option.value)
+    turn = Turn(best.steps)
+    if not game.is_legal(player, turn):
+        return Turn(options[0].steps)
+    return turn
+
+
+def fallback_turn(game: Game, player: int) -> Turn:
+    """The turn of RULES.md 6.8 for a missed deadline: a plain placement of the best card,
+    or ``reject`` where the valuation prefers it ("2 of 3")."""
+    return choose_turn(game, player, modules=False)

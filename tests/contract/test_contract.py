@@ -25,6 +25,23 @@ CASES: dict[str, list[tuple[int, dict]]] = {
         (2, {"advanced": True, "simplified": True, "target": 40}),
         (8, {"target": 60}),
     ],
+    "nmbr9": [
+        (1, {}),
+        (2, {"pace": "free"}),
+        (3, {"pace": "rounds"}),
+        (4, {"pace": "free", "removed": 2}),
+        (5, {"pace": "rounds", "removed": "random"}),
+        (6, {"pace": "free"}),
+        (2, {"start_tiles": True}),
+        (3, {"pace": "free", "fillers": True}),
+        (2, {"specials": ["move", "black", "one", "bridge", "loose", "reserve"]}),
+        (2, {"pace": "free", "specials": "random2"}),
+        (3, {"start_tiles": True, "fillers": True, "specials": "random2"}),
+        (2, {"variant": "two_of_three"}),
+        (3, {"pace": "free", "variant": "two_of_three", "fillers": True, "specials": "random2"}),
+        (2, {"variant": "level_to_level"}),
+        (4, {"variant": "level_to_level", "fillers": True, "specials": ["reserve", "one"]}),
+    ],
 }
 
 SEEDS = range(3)

@@ -7,6 +7,8 @@ def test_benchmark_runs(capsys):
     main(["--repeat", "1", "--games", "2"])
     out = capsys.readouterr().out
     assert re.search(r"median \d+\.\d+ ms +p95 \d+\.\d+ ms", out)
+    for relax in ("one", "bridge", "loose", "bridge\\+loose\\+one"):
+        assert re.search(rf"relax {relax} +median \d+\.\d+ ms .* \d+\.\d+x the plain median", out)
     assert "level_of" in out
     assert re.search(r"average score \d+\.\d+", out)
 
@@ -18,3 +20,12 @@ def test_par_benchmark_runs(capsys):
     out = capsys.readouterr().out
     assert re.search(r"median \d+\.\d+ s +p95 \d+\.\d+ s per puzzle", out)
     assert re.search(r"average par \d+\.\d+ +policy alone \d+\.\d+", out)
+
+
+def test_plusplus_benchmark_runs(capsys):
+    from bench.plusplus import main as plusplus_main
+
+    plusplus_main(["--games", "1"])
+    out = capsys.readouterr().out
+    for label in ("base", "gap fillers", "all modules", "2 of 3", "level to level, all modules"):
+        assert re.search(rf"^  {label} +\d+\.\d+ +\d+\.\d+ +\d+\.\d+ +\d+\.\d+$", out, re.M)

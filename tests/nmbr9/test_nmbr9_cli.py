@@ -63,3 +63,29 @@ def test_perft_reports_disagreement(tmp_path):
     text = out.getvalue()
     assert "position 3" in text and "expected" in text and "position 4" in text
     assert "3/5 positions agree" in text
+
+
+def test_play_with_plusplus_options(capsys):
+    argv = ["play", "--seed", "7", "--start-tiles", "--fillers", "--specials", "one,move,reserve"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^start tile S\d@0,0r0$", out, re.M)
+    assert "special tiles in play: move, one, reserve" in out
+    turns = re.findall(r"^round +\d+: \d -> (.*)$", out, re.M)
+    assert len(turns) == 20
+    assert all(t.startswith(("place", "fill", "move", "reserve")) for t in turns)
+    assert int(re.search(r"^score: (\d+)$", out, re.M).group(1)) > 0
+    assert main(argv) == 0 and capsys.readouterr().out == out
+
+
+def test_play_a_variant(capsys):
+    assert main(["play", "--seed", "2", "--variant", "level_to_level"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^round +3: \d \(marker 0\) \d \(marker 1\) -> place ", out, re.M)
+
+
+def test_play_refuses_bad_options():
+    result = run("play", "--specials", "jump")
+    assert result.returncode == 2 and "unknown special tile 'jump'" in result.stderr
+    result = run("play", "--variant", "two_of_three", "--removed", "2")
+    assert result.returncode == 2 and "only in the base game" in result.stderr

@@ -55,3 +55,55 @@ def test_lookahead_plays_legal_deterministic_moves():
         assert board.is_legal(placement)
         assert board.is_legal(choose(board, number, lookahead=2))
         game.place(0, placement)
+
+
+def policy_game(seed, options, modules=True):
+    """A solo game played by ``choose_turn``: the score and the turns."""
+    from games.nmbr9 import Options
+    from games.nmbr9.policy import choose_turn
+
+    game = Game(seed=seed, options=Options(**options))
+    turns = []
+    while not game.is_over():
+        turn = choose_turn(game, 0, modules=modules)
+        game.play(0, turn)
+        turns.append(turn)
+    return game.score(0), turns
+
+
+def test_the_policy_plays_nmbr9_plusplus_sensibly():
+    from games.nmbr9.turn import SPECIALS
+
+    everything = {"start_tiles": True, "fillers": True, "specials": SPECIALS}
+    start = time.perf_counter()
+    with_modules, without, steps, count = [], [], set(), 0
+    for seed in range(4):
+        score, turns = policy_game(seed, everything)
+        with_modules.append(score)
+        without.append(policy_game(seed, everything, modules=False)[0])
+        count += len(turns)
+        steps.update(type(step).__name__ for turn in turns for step in turn.steps)
+        steps.update(name for turn in turns for step in turn.steps for name in step_specials(step))
+    elapsed = time.perf_counter() - start
+    assert statistics.mean(with_modules) > statistics.mean(without) + 5
+    assert {"Place", "Fill"} <= steps and steps & {"one", "bridge", "Move", "Reserve"}
+    assert elapsed / (2 * count) < 0.05, "well under 50 ms a turn"
+
+
+def step_specials(step):
+    return getattr(step, "specials", ())
+
+
+def test_the_policy_rejects_in_two_of_three_and_chooses_cards_in_level_to_level():
+    rejected = sum(
+        str(turn) == "reject"
+        for seed in range(3)
+        for turn in policy_game(seed, {"variant": "two_of_three"})[1]
+    )
+    assert rejected >= 3
+    markers = {
+        turn.main.marker
+        for seed in range(3)
+        for turn in policy_game(seed, {"variant": "level_to_level"})[1]
+    }
+    assert len(markers) >= 2

@@ -1,0 +1,162 @@
+"""NMBR 9 on the platform: the game contract (``games.contract.Rules``) for the base game and
+every NMBR 9 ++ option.
+
+The state is a ``Game``, changed in place; a move is a ``Turn`` (the text of a base game's
+placement is ``place 7@3,-2r1``); a view is a ``GameView``. Match options are plain data::
+
+    {"pace": "rounds" | "free", "removed": 0-4 | "random", "start_tiles": bool,
+     "fillers": bool, "specials": [names] | "random2", "variant": "base" | "two_of_three"
+     | "level_to_level"}
+
+>>> import random
+>>> options = RULES.options({"players": 2, "fillers": True, "specials": ["one", "move"]})
+>>> RULES.dump_options(options)["specials"]
+['move', 'one']
+>>> state = RULES.setup(2, 7, options)
+>>> sorted(RULES.to_move(state))
+[0, 1]
+>>> state = RULES.apply(state, 0, RULES.parse_move("place 8@0,0r0; fill F1@2,0r0"))
+>>> sorted(RULES.to_move(state)), RULES.turn(state, 0), RULES.progress(state, 0)
+([1], 1, 1)
+>>> RULES.view(state, 1).displays[0].tiles  # the round is not over: nothing to see yet
+()
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.contract import Due, Outcome, competition_ranks
+
+from .game import MAX_PLAYERS, PACES, Game, GameView, Options
+from .turn import InvalidTurn, Turn
+
+__all__ = ["RULES", "MatchOptions", "Nmbr9Rules"]
+
+_KEYS = ("pace", "removed", "start_tiles", "fillers", "specials", "variant")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """A match's options: its pace and what is played (``Options``).
+
+    >>> options = RULES.options({"pace": "free", "fillers": True})
+    >>> options.pace, options.game.fillers, options.game.variant
+    ('free', True, 'base')
+    """
+
+    pace: str = "rounds"
+    game: Options = field(default_factory=Options)
+
+
+class Nmbr9Rules:
+    """NMBR 9 and NMBR 9 ++ as the platform hosts them (see ``games.contract.Rules``).
+
+    >>> state = RULES.setup(1, 7, RULES.options({}))
+    >>> move = RULES.auto_move(state, 0)
+    >>> str(move), RULES.score(RULES.apply(state, 0, move), 0)
+    ('place 8@0,0r0', 0)
+    """
+
+    slug = "nmbr9"
+    name = "NMBR 9"
+    players = range(1, MAX_PLAYERS + 1)
+
+    # ----------------------------------------------------------------- options
+
+    def options(self, data: Mapping[str, Any]) -> MatchOptions:
+        """Options from plain data; ValueError with the reason for anything invalid.
+
+        >>> RULES.options({"players": 5, "variant": "two_of_three"})
+        Traceback (most recent call last):
+            ...
+        games.nmbr9.setup.GameError: the variant two_of_three is for 1-4 players, not 5
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError(f"options must be a mapping, not {data!r}")
+        for key in data:
+            if key != "players" and key not in _KEYS:
+                raise ValueError(f"unknown option {key!r} (known: {', '.join(_KEYS)})")
+        pace = data.get("pace", "rounds")
+        if pace not in PACES:
+            raise ValueError(f'pace must be "rounds" or "free", not {pace!r}')
+        game = Options(**{key: data[key] for key in _KEYS[1:] if key in data})
+        players = data.get("players")
+        if players is not None:
+            if isinstance(players, bool) or not isinstance(players, int):
+                raise ValueError(f"players must be a whole number, not {players!r}")
+            if players not in self.players:
+                raise ValueError(f"players must be 1-{MAX_PLAYERS}, not {players}")
+        game.check(1 if players is None else players, pace)
+        return MatchOptions(pace, game)
+
+    def dump_options(self, options: MatchOptions) -> dict[str, Any]:
+        return {"pace": options.pace, **options.game.to_dict()}
+
+    def setup(self, players: int, seed: int, options: MatchOptions) -> Game:
+        return Game(players, seed=seed, pace=options.pace, options=options.game)
+
+    # ----------------------------------------------------------------- moves
+
+    def parse_move(self, text: str) -> Turn:
+        """The turn written ``text`` (InvalidTurn or InvalidPlacement, both InvalidMove)."""
+        return Turn.parse(text)
+
+    def to_move(self, state: Game) -> frozenset[int]:
+        """Rounds pace: the players still to decide this step; free pace: everyone not
+        finished and not gone."""
+        return frozenset(p for p in range(state.players) if state.decision(p) is not None)
+
+    def turn(self, state: Game, player: int) -> int:
+        return state.turns_taken(player)
+
+    def due(self, state: Game, player: int) -> Due:
+        return Due()
+
+    def apply(self, state: Game, player: int, move: Turn) -> Game:
+        if not isinstance(move, Turn):
+            raise InvalidTurn(f"expected a Turn, not {move!r}")
+        state.play(player, move)
+        return state
+
+    def leave(self, state: Game, player: int) -> Game:
+        state.resign(player)
+        return state
+
+    def auto_move(self, state: Game, player: int) -> Turn:
+        return state.fallback_turn(player)
+
+    def random_move(self, state: Game, player: int, rng: random.Random) -> Turn:
+        return state.random_turn(player, rng)
+
+    # ----------------------------------------------------------------- what players see
+
+    def view(self, state: Game, player: int | None) -> GameView:
+        return state.view(player)
+
+    def sample_hidden(self, state: Game, player: int | None, rng: random.Random) -> Game:
+        return state.sample_hidden(player, rng)
+
+    def score(self, state: Game, player: int) -> int:
+        return state.score(player)
+
+    def progress(self, state: Game, player: int) -> int:
+        """Number tiles in the player's display."""
+        return sum(1 for p, _ in state.board(player).tiles if p.number is not None)
+
+    def outcome(self, state: Game) -> Outcome | None:
+        if not state.is_over():
+            return None
+        scores = tuple(state.score(p) for p in range(state.players))
+        left = state.resigned
+        return Outcome(scores, competition_ranks(scores, left), left)
+
+    def dump(self, state: Game) -> dict[str, Any]:
+        return {**state.to_dict(), "deal": state.deal.to_dict()}
+
+
+#: The NMBR 9 game for ``games.registry``.
+RULES = Nmbr9Rules()
