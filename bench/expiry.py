@@ -22,6 +22,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
 # As in production: without DEBUG, which keeps every query in memory.
 os.environ["DEBUG"] = "0"
 os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
+os.environ.setdefault("SITE_URL", "http://127.0.0.1")
 
 import django  # noqa: E402
 
@@ -49,7 +50,8 @@ def make_due_seats(count: int) -> None:
     matches = Match.objects.bulk_create(
         Match(
             kind=Match.Kind.MATCH,
-            pace=Match.Pace.FREE,
+            game="nmbr9",
+            options={"pace": "free", "removed": 0},
             status=Match.Status.ACTIVE,
             seed=i,
             players=2,
@@ -66,6 +68,7 @@ def make_due_seats(count: int) -> None:
             index=side,
             state=Seat.State.PLAYING,
             deadline=now - timedelta(seconds=1),
+            turn=0,
         )
         for i, match in enumerate(matches)
         for side in (0, 1)
@@ -101,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
             if worker.poll() is not None:
                 raise SystemExit(f"the worker stopped (exit {worker.returncode})")
             time.sleep(0.5)
-            done = Seat.objects.filter(strikes=1, placed=1).count()
+            done = Seat.objects.filter(strikes=1, progress=1).count()
         seconds = time.perf_counter() - started
         verdict = "met" if seconds <= TARGET_SECONDS else "MISSED"
         print(

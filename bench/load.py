@@ -59,7 +59,8 @@ REQUEST_TIMEOUT = 10.0
 TARGET_RATE = 150
 TARGET_P95_MS = 100
 GHOST = re.compile(r'data-x="(-?\d+)" data-y="(-?\d+)" data-rotation="(\d)"')
-ROUND = re.compile(r'name="round" value="(\d+)"')
+PLY = re.compile(r'name="ply" value="(\d+)"')
+NUMBER = re.compile(r'name="number" value="(\d)"')
 CSRF = re.compile(r'"x-csrftoken": "([^"]+)"')
 
 
@@ -67,7 +68,7 @@ CSRF = re.compile(r'"x-csrftoken": "([^"]+)"')
 class Results:
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: list[str] = field(default_factory=list)
-    placed: list[tuple[int, int, int]] = field(default_factory=list)  # match, player, round
+    placed: list[tuple[int, int, str]] = field(default_factory=list)  # match, player, move
 
 
 @dataclass
@@ -95,7 +96,7 @@ def make_players(count: int) -> list[Player]:
             match = services.create_match(
                 first,
                 players=2,
-                pace="free",
+                options={"pace": "free"},
                 time_control="1d",
                 rated=True,
                 invite=[second.username],
@@ -137,8 +138,8 @@ async def play(player: Player, base: str, stop_at: float, results: Results) -> N
             client.cookies.set("csrftoken", page.cookies.get("csrftoken") or "")
             text = page.text
             while time.monotonic() < stop_at:
-                ghost, round_ = GHOST.search(text), ROUND.search(text)
-                if ghost is None or round_ is None:
+                ghost, ply, number = GHOST.search(text), PLY.search(text), NUMBER.search(text)
+                if ghost is None or ply is None or number is None:
                     break  # this match is over for the player
                 x, y, rotation = (int(v) for v in ghost.groups())
                 await request(
@@ -148,7 +149,13 @@ async def play(player: Player, base: str, stop_at: float, results: Results) -> N
                     params={"x": x + 1, "y": y, "rotation": rotation},
                     headers=htmx,
                 )
-                data = {"x": x, "y": y, "rotation": rotation, "round": round_.group(1)}
+                data = {
+                    "number": number.group(1),
+                    "x": x,
+                    "y": y,
+                    "rotation": rotation,
+                    "ply": ply.group(1),
+                }
                 placed = await request(
                     "placement",
                     "POST",
@@ -158,7 +165,8 @@ async def play(player: Player, base: str, stop_at: float, results: Results) -> N
                 )
                 if placed is None:
                     return
-                results.placed.append((match_id, player.user_id, int(round_.group(1))))
+                move = f"place {number.group(1)}@{x},{y}r{rotation}"
+                results.placed.append((match_id, player.user_id, move))
                 text = placed.text
             if time.monotonic() >= stop_at:
                 return
@@ -179,10 +187,10 @@ def check_stored(results: Results) -> tuple[int, int]:
     """(accepted placements missing from the database, moves stored that were not accepted)."""
     accepted = {entry for entry in results.placed}
     stored = set()
-    for match_id, player_id, round_ in Move.objects.filter(
-        seat__match__kind=Match.Kind.MATCH
-    ).values_list("seat__match_id", "seat__player_id", "round"):
-        stored.add((match_id, player_id, round_))
+    for match_id, player_id, text in Move.objects.filter(match__kind=Match.Kind.MATCH).values_list(
+        "match_id", "seat__player_id", "text"
+    ):
+        stored.add((match_id, player_id, text))
     missing = len(accepted - stored)
     extra = len(stored - accepted)
     duplicates = len(results.placed) - len(accepted)

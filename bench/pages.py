@@ -27,6 +27,7 @@ from django.urls import reverse  # noqa: E402
 
 from bench.movegen import percentile  # noqa: E402
 from games import services  # noqa: E402
+from games.nmbr9 import Placement  # noqa: E402
 from games.nmbr9.policy import choose  # noqa: E402
 
 GAMES = 30
@@ -42,15 +43,19 @@ def report(name: str, seconds: list[float], queries: list[int]) -> None:
     )
 
 
+def policy_move(match, index: int) -> tuple[str, int]:
+    """The policy's move for seat ``index`` and the ply a page drawn now would know."""
+    record = services.load(match)
+    game = record.state
+    return f"place {choose(game.board(index), game.current_number(index))}", record.ply
+
+
 def games_at_round_20(player) -> list:
     matches = []
     for seed in range(GAMES):
         match = services.start_solo(player, seed=seed)
-        seat = match.seats.get()
-        for round in range(1, 20):
-            state = services.load_state(match, seat)
-            p = choose(state.game.board(0), state.game.current_number(0))
-            services.place(match.pk, player, x=p.x, y=p.y, rotation=p.rotation, round=round)
+        for _ in range(1, 20):
+            services.play(match.pk, player, *policy_move(match, 0))
         matches.append(match)
     return matches
 
@@ -61,7 +66,7 @@ def match_page(client: Client) -> None:
     match = services.create_match(
         players[0],
         players=6,
-        pace="rounds",
+        options={"pace": "rounds"},
         time_control="1d",
         rated=True,
         invite=[p.username for p in players[1:]],
@@ -69,12 +74,9 @@ def match_page(client: Client) -> None:
     )
     for player in players[1:]:
         services.join(match.pk, player)
-    for round in range(1, 19):
-        for player in players:
-            seat = match.seats.get(player=player)
-            game = services.load_state(match, seat).game
-            p = choose(game.board(seat.index), game.current_number(seat.index))
-            services.place(match.pk, player, x=p.x, y=p.y, rotation=p.rotation, round=round)
+    for _ in range(1, 19):
+        for index, player in enumerate(players):
+            services.play(match.pk, player, *policy_move(match, index))
     client.force_login(players[0])
     connection.queries_log.clear()
     url = match.get_absolute_url()
@@ -101,9 +103,9 @@ def main() -> None:
         matches = games_at_round_20(player)
         print(f"set up {GAMES} games at round 20 in {time.perf_counter() - started:.1f} s")
         url = matches[0].get_absolute_url()
-        state = services.load_state(matches[0], matches[0].seats.get())
-        board = state.game.board(0)
-        number = state.game.current_number(0)
+        game = services.load(matches[0]).state
+        board = game.board(0)
+        number = game.current_number(0)
         spots = [(p.x, p.y, p.rotation) for p in board.legal_placements(number)]
         spots += [(p.x + 1, p.y, p.rotation) for p, _ in board.tiles]
         times, queries = [], []
@@ -129,12 +131,12 @@ def main() -> None:
 
         times, queries = [], []
         for match in matches:
-            state = services.load_state(match, match.seats.get())
-            p = choose(state.game.board(0), state.game.current_number(0))
-            data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 20}
+            text, ply = policy_move(match, 0)
+            p = Placement.parse(text.removeprefix("place "))
+            data = {"number": p.number, "x": p.x, "y": p.y, "rotation": p.rotation, "ply": ply}
             with CaptureQueriesContext(connection) as ctx:
                 t0 = time.perf_counter()
-                response = client.post(reverse("place", args=[match.pk]), data, **HTMX)
+                response = client.post(reverse("play", args=[match.pk]), data, **HTMX)
                 times.append(time.perf_counter() - t0)
             assert response.status_code == 200, response.content
             queries.append(len(ctx))

@@ -10,14 +10,14 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "kind", "status", "players", "created", "finished")
-    list_filter = ("kind", "status")
+    list_display = ("id", "game", "kind", "status", "players", "created", "finished")
+    list_filter = ("game", "kind", "status")
     inlines = [SeatInline]
 
 
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
-    list_display = ("seat", "round", "number", "x", "y", "rotation", "level")
+    list_display = ("match", "ply", "seat", "text", "auto", "created")
 
 
 @admin.register(PlayerStats)

@@ -2,7 +2,6 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
-from games.inputs import StrictIntegerField
 from games.models import Profile
 
 
@@ -20,40 +19,25 @@ class SignupForm(UserCreationForm):
         return email
 
 
-class PlacementForm(forms.Form):
-    """Where to put the current tile: the top-left of its bounding box and a rotation."""
-
-    x = StrictIntegerField(min_value=-99, max_value=99)
-    y = StrictIntegerField(min_value=-99, max_value=99)
-    rotation = StrictIntegerField(min_value=0, max_value=3)
-
-
-class ConfirmForm(PlacementForm):
-    round = StrictIntegerField(min_value=1, max_value=20)
-
-
-def first_error(form: forms.Form) -> str:
-    for field, errors in form.errors.items():
-        label = "" if field == "__all__" else f"{field}: "
-        return f"{label}{errors[0]}"
-    return ""
-
-
 def usernames(text: str) -> list[str]:
     return [name for name in text.replace(",", " ").split() if name]
 
 
+def _games() -> list[tuple[str, str]]:
+    from games.registry import GAMES
+    from games.web import ADAPTERS
+
+    return [(slug, rules.name) for slug, rules in GAMES.items() if slug in ADAPTERS]
+
+
 class MatchForm(forms.Form):
-    players = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in range(2, 7)], coerce=int, initial=2
+    """A new match's settings; its game's options are a form of their own (``games.web``)."""
+
+    game = forms.ChoiceField(
+        choices=_games, initial="nmbr9", required=False, widget=forms.HiddenInput
     )
-    pace = forms.ChoiceField(
-        choices=[
-            ("rounds", "Rounds: everybody places each card, then the next is revealed"),
-            ("free", "Free: everybody goes through the cards at their own speed"),
-        ],
-        initial="rounds",
-        widget=forms.RadioSelect,
+    players = forms.TypedChoiceField(
+        choices=[(n, f"{n} players") for n in range(2, 9)], coerce=int, initial=2
     )
     time_control = forms.ChoiceField(
         label="Time per move",
@@ -67,18 +51,6 @@ class MatchForm(forms.Form):
         initial="1d",
     )
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
-    removed = forms.ChoiceField(
-        label="Cards removed before the game",
-        choices=[
-            ("0", "None"),
-            ("1", "1"),
-            ("2", "2"),
-            ("3", "3"),
-            ("4", "4"),
-            ("random", "A random number (0-4)"),
-        ],
-        initial="0",
-    )
     invite = forms.CharField(
         required=False,
         max_length=200,
@@ -88,9 +60,8 @@ class MatchForm(forms.Form):
         required=False, initial=True, label="Open the free seats in the lobby"
     )
 
-    def clean_removed(self) -> int | str:
-        value = self.cleaned_data["removed"]
-        return value if value == "random" else int(value)
+    def clean_game(self) -> str:
+        return self.cleaned_data.get("game") or "nmbr9"
 
     def clean_invite(self) -> list[str]:
         return usernames(self.cleaned_data["invite"])

@@ -1,16 +1,15 @@
 """What is stored: matches (a solo game is a match with one seat), seats, moves, stats.
 
-A match's whole state follows from its seed and its moves; the engine in
-``games.nmbr9`` replays them. Nothing here changes state by itself: the service
-functions in ``games.services`` do, atomically.
+A match is a game (``Match.game``, a slug of ``games.registry``) with its options and seed;
+its whole state follows from those and its moves, each the text its game writes, in order.
+Nothing here changes state by itself: the service functions in ``games.services`` do,
+atomically.
 """
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
-
-from games.nmbr9 import Placement
 
 
 class Match(models.Model):
@@ -20,10 +19,6 @@ class Match(models.Model):
         PUZZLE = "puzzle", "Puzzle"
         CHALLENGE = "challenge", "Challenge"
 
-    class Pace(models.TextChoices):
-        ROUNDS = "rounds", "Rounds"
-        FREE = "free", "Free"
-
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for players"
         ACTIVE = "active", "In progress"
@@ -31,7 +26,8 @@ class Match(models.Model):
         CANCELLED = "cancelled", "Cancelled"
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SOLO)
-    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.ROUNDS)
+    game = models.CharField(max_length=16, default="nmbr9", help_text="The game's slug.")
+    options = models.JSONField(default=dict, blank=True, help_text="The game's options.")
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True
     )
@@ -41,7 +37,6 @@ class Match(models.Model):
     )
     daily = models.BooleanField(default=False, help_text="Played as that day's daily puzzle.")
     players = models.PositiveSmallIntegerField(default=1)
-    removed = models.PositiveSmallIntegerField(default=0)
     rated = models.BooleanField(default=False)
     open = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
     time_per_move = models.DurationField(null=True, blank=True)
@@ -86,7 +81,7 @@ class Puzzle(models.Model):
     """A fixed deal: the engine deals its order from ``seed``; its first tile is placed."""
 
     seed = models.BigIntegerField(unique=True)
-    start = models.CharField(max_length=16, help_text="The pre-placed first tile.")
+    start = models.CharField(max_length=16, help_text="What lies on the display at the start.")
     par = models.IntegerField(null=True, blank=True)
     par_queued = models.DateTimeField(
         null=True, blank=True, help_text="When the current computation of par was asked for."
@@ -105,10 +100,6 @@ class Puzzle(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("puzzle", args=[self.pk])
-
-    @property
-    def start_placement(self) -> Placement:
-        return Placement.parse(self.start)
 
     @property
     def average(self) -> float | None:
@@ -177,10 +168,19 @@ class Seat(models.Model):
 
     index = models.PositiveSmallIntegerField()
     state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING)
-    placed = models.PositiveSmallIntegerField(default=0)
+    progress = models.PositiveSmallIntegerField(
+        default=0, help_text="How far the player has got, as the game counts it."
+    )
     score = models.IntegerField(default=0)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The game's number of the decision the deadline is for."
+    )
+    strike = models.BooleanField(default=True, help_text="Missing the deadline is a strike.")
+    overdue = models.BooleanField(
+        default=False, help_text="The deadline of the current decision has passed."
+    )
     remind_at = models.DateTimeField(
         null=True, blank=True, db_index=True, help_text="When 80% of the time to move is used."
     )
@@ -197,8 +197,8 @@ class Seat(models.Model):
     mailed_at = models.DateTimeField(
         null=True, blank=True, help_text="When the last 'your move' e-mail was sent."
     )
-    left_after = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Moves made in the match when this seat left it."
+    prefs = models.JSONField(
+        default=dict, blank=True, help_text="The player's choices for this match."
     )
 
     class Meta:
@@ -217,27 +217,24 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
+    """One move of a match: its number in the match (``ply``), who made it and its text in
+    the game's own notation (``games.contract.LEAVE`` when the player left)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves")
-    round = models.PositiveSmallIntegerField()
-    number = models.PositiveSmallIntegerField()
-    x = models.SmallIntegerField()
-    y = models.SmallIntegerField()
-    rotation = models.PositiveSmallIntegerField()
-    level = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=200)
+    auto = models.BooleanField(default=False, help_text="Made for the player: time ran out.")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["seat_id", "round"]
+        ordering = ["match_id", "ply"]
         constraints = [
-            models.UniqueConstraint(fields=["seat", "round"], name="move_round_unique"),
+            models.UniqueConstraint(fields=["match", "ply"], name="move_ply_unique"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.placement} (round {self.round})"
-
-    @property
-    def placement(self) -> Placement:
-        return Placement(number=self.number, x=self.x, y=self.y, rotation=self.rotation)
+        return f"{self.ply}. {self.text}"
 
 
 class PlayerStats(models.Model):
@@ -274,6 +271,8 @@ class Profile(models.Model):
 
 
 class Rating(models.Model):
+    """A player's rating in one game and one pool (matches, puzzle challenges)."""
+
     class Pool(models.TextChoices):
         MATCH = "match", "Matches"
         PUZZLE = "puzzle", "Puzzle challenges"
@@ -281,6 +280,7 @@ class Rating(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
+    game = models.CharField(max_length=16, default="nmbr9")
     pool = models.CharField(max_length=16, choices=Pool.choices, default=Pool.MATCH)
     value = models.FloatField(default=1500.0)
     games = models.PositiveIntegerField(default=0)
@@ -289,11 +289,13 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["player", "pool"], name="rating_pool_unique"),
+            models.UniqueConstraint(
+                fields=["player", "game", "pool"], name="rating_game_pool_unique"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.pool} {self.value:.0f}"
+        return f"{self.player} {self.game} {self.pool} {self.value:.0f}"
 
 
 class RatingChange(models.Model):
@@ -301,6 +303,7 @@ class RatingChange(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
+    game = models.CharField(max_length=16, default="nmbr9")
     pool = models.CharField(max_length=16, choices=Rating.Pool.choices)
     before = models.FloatField()
     after = models.FloatField()

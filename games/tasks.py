@@ -8,6 +8,7 @@ from celery import shared_task
 
 from games import notifications, queue, services
 from games import sweep as due
+from games.services import puzzles
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.
 SWEEP_BATCH = 100
@@ -23,22 +24,22 @@ def sweep() -> dict[str, int]:
     """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats."""
     seat_ids = due.due_seats()
     for batch in _batches(seat_ids):
-        queue.send_now(expire_seats, batch)
+        queue.send_now(expire_seats.name, batch)
     reminders = due.due_reminders()
     for batch in _batches(reminders):
-        queue.send_now(remind_seats, batch)
+        queue.send_now(remind_seats.name, batch)
     mails = notifications.due()
     for batch in _batches(mails):
-        queue.send_now(send_mails, batch)
+        queue.send_now(send_mails.name, batch)
     unrated = due.unrated_matches()
     for match_id in unrated:
-        queue.send_now(rate_match, match_id)
+        queue.send_now(rate_match.name, match_id)
     pars = due.claim_par()
     for puzzle_id, token in pars:
-        queue.send_now(compute_par, puzzle_id, token)
+        queue.send_now(compute_par.name, puzzle_id, token)
     stale = due.stale_stats()
     for player_id in stale:
-        queue.send_now(refresh_player_stats, player_id)
+        queue.send_now(refresh_player_stats.name, player_id)
     return {
         "expiries": len(seat_ids),
         "reminders": len(reminders),
@@ -83,27 +84,19 @@ def rate_match(match_id: int) -> None:
 
 @shared_task(ignore_result=True, time_limit=300, soft_time_limit=280)
 def compute_par(puzzle_id: int, token: str | None = None) -> None:
-    from games import puzzles
-
     puzzles.compute_par(puzzle_id, token=token)
 
 
 @shared_task(ignore_result=True)
 def make_puzzles(count: int) -> None:
-    from games import puzzles
-
     puzzles.create_puzzles(count)
 
 
 @shared_task(ignore_result=True)
 def publish_daily() -> None:
-    from games import puzzles
-
     puzzles.publish_daily()
 
 
 @shared_task(ignore_result=True)
 def expire_challenges() -> None:
-    from games import puzzles
-
     puzzles.expire_challenges()

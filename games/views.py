@@ -1,7 +1,9 @@
+"""Typed function views: parse the request, call a service, render. Nothing here knows a
+game's rules: each game's web adapter (``games.web``) draws its view and reads its forms."""
+
 import hashlib
-from dataclasses import dataclass
+import json
 from datetime import timedelta
-from urllib.parse import urlencode
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -15,17 +17,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import limits, puzzles, queue, ratings, services
+from games import limits, queue, ratings, services, web
 from games import notifications as mails
-from games.forms import (
-    ChallengeForm,
-    ConfirmForm,
-    MatchForm,
-    PlacementForm,
-    SettingsForm,
-    SignupForm,
-    first_error,
-)
+from games.forms import ChallengeForm, MatchForm, SettingsForm, SignupForm
 from games.inputs import parse_int
 from games.models import (
     ChallengeOffer,
@@ -39,14 +33,12 @@ from games.models import (
     RatingChange,
     Seat,
 )
-from games.nmbr9 import Board, IllegalPlacement, Placement
-from games.services import GameState, MoveRefused
-from games.svg import board_svg, rating_chart_svg
-from games.tasks import send_password_reset
+from games.registry import GAMES, find_game
+from games.services import MatchView, MoveRefused, puzzles
 from games.visibility import Hidden
+from games.web.charts import rating_chart_svg
 
 PLAY = "games/game.html#play"
-TURN = "games/game.html#turn"
 LEADERBOARD_DAYS = 90
 POLL_SECONDS = 5
 
@@ -148,7 +140,7 @@ def password_reset(request: HttpRequest) -> HttpResponse:
             error = f"Too many reset e-mails asked for. Try again in {wait} minutes."
             context = {"form": form, "error": error}
             return render(request, "registration/password_reset_form.html", context, status=429)
-        if not queue.send_now(send_password_reset, email):
+        if not queue.send_now("games.tasks.send_password_reset", email):
             mails.send_password_reset(email)  # the broker is away: send it now
         return redirect("password_reset_done")
     status = 400 if form.errors else 200
@@ -182,10 +174,18 @@ def notifications(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
     stats = PlayerStats.objects.filter(player=player).first()
-    rating = Rating.objects.filter(player=player, pool=Rating.Pool.MATCH).first()
-    puzzle_rating = Rating.objects.filter(player=player, pool=Rating.Pool.PUZZLE).first()
+    held = {(r.game, r.pool): r for r in Rating.objects.filter(player=player)}
+    rating = held.get(("nmbr9", Rating.Pool.MATCH))
+    puzzle_rating = held.get(("nmbr9", Rating.Pool.PUZZLE))
+    others = [
+        (find_game(game).name, r, ratings.is_provisional(r.games))
+        for (game, _), r in sorted(held.items())
+        if game != "nmbr9"
+    ]
     changes = list(
-        RatingChange.objects.filter(player=player, pool=Rating.Pool.MATCH).order_by("id")
+        RatingChange.objects.filter(player=player, game="nmbr9", pool=Rating.Pool.MATCH).order_by(
+            "id"
+        )
     )
     finished = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED)
     matches = finished.filter(match__kind=Match.Kind.MATCH)
@@ -201,6 +201,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "puzzle_rating": puzzle_rating,
         "puzzle_provisional": puzzle_rating is not None
         and ratings.is_provisional(puzzle_rating.games),
+        "other_ratings": others,
         "streak": puzzles.streak(player),
         "match_figures": match_figures,
         "chart": rating_chart_svg([c.after for c in changes], start=ratings.START),
@@ -211,17 +212,34 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The best established players of a game's pool (``?game=``, ``?pool=``)."""
+    game = request.GET.get("game", "nmbr9")
+    pool = request.GET.get("pool", Rating.Pool.MATCH)
+    try:
+        name = find_game(game).name
+    except ValueError:
+        raise Http404("No such game.") from None
+    if pool not in Rating.Pool.values:
+        raise Http404("No such leaderboard.")
     since = timezone.now() - timedelta(days=LEADERBOARD_DAYS)
     leaders = (
         Rating.objects.filter(
-            pool=Rating.Pool.MATCH,
+            game=game,
+            pool=pool,
             games__gte=ratings.PROVISIONAL_GAMES,
             updated__gte=since,
         )
         .select_related("player")
         .order_by("-value")[:100]
     )
-    return render(request, "games/leaderboard.html", {"leaders": leaders})
+    boards = [
+        (slug, p, f"{rules.name}: {label}", slug == game and p == pool)
+        for slug, rules in GAMES.items()
+        for p, label in Rating.Pool.choices
+        if p == Rating.Pool.MATCH or slug == "nmbr9"
+    ]
+    context = {"leaders": leaders, "name": name, "pool": pool, "boards": boards}
+    return render(request, "games/leaderboard.html", context)
 
 
 # ------------------------------------------------------------------ starting games
@@ -237,28 +255,43 @@ def new_solo(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_match(request: HttpRequest) -> HttpResponse:
-    def create(data):
-        match = services.create_match(
-            request.user,
-            players=data["players"],
-            pace=data["pace"],
-            time_control=data["time_control"],
-            rated=data["rated"],
-            removed=data["removed"],
-            invite=data["invite"],
-            open=data["open"],
-        )
-        return redirect(match)
-
-    return _create_form(request, MatchForm, "games/new_match.html", create)
+    """A new match of any game: the match's settings and the chosen game's options."""
+    game = request.POST.get("game") or request.GET.get("game") or "nmbr9"
+    try:
+        adapter = web.adapter_for(game)
+    except ValueError:
+        raise Http404("No such game.") from None
+    posted = _posted(request)
+    form = MatchForm(posted, initial={"invite": request.GET.get("invite", ""), "game": game})
+    options = adapter.options_form(posted)
+    error = ""
+    if request.method == "POST" and form.is_valid() and options.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.create_match(
+                request.user,
+                game=data["game"],
+                players=data["players"],
+                time_control=data["time_control"],
+                rated=data["rated"],
+                options=options.cleaned_data,
+                invite=data["invite"],
+                open=data["open"],
+            )
+            return redirect(match)
+        except MoveRefused as exc:
+            error = str(exc)
+    status = 400 if form.errors or options.errors or error else 200
+    context = {"form": form, "options": options, "error": error}
+    return render(request, "games/new_match.html", context, status=status)
 
 
 # ------------------------------------------------------------------ the game page
 
 
-def _match_and_seat(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
+def _match_view(request: HttpRequest, match_id: int) -> MatchView:
     try:
-        return services.open_match(match_id, request.user)
+        return services.view_match(match_id, request.user)
     except Match.DoesNotExist:
         raise Http404("No game of yours has this number.") from None
 
@@ -268,228 +301,86 @@ def _hidden(request: HttpRequest, reason: Hidden) -> HttpResponse:
     return render(request, "games/hidden.html", {"reason": str(reason)}, status=403)
 
 
-def _default_ghost(board: Board, number: int) -> Placement:
-    """A legal spot near the middle of the display, so Confirm works at once."""
-    legal = board.legal_placements(number)
-    cells = [c for p, _ in board.tiles for c in p.cells()]
-    cx = sum(x for x, _ in cells) / len(cells) if cells else 0
-    cy = sum(y for _, y in cells) / len(cells) if cells else 0
-    return min(legal, key=lambda p: ((p.x - cx) ** 2 + (p.y - cy) ** 2, str(p)))
+def _version(mv: MatchView) -> str:
+    """Changes whenever anything the viewer may see changes, and tells nothing more: it is
+    made of the viewer's own view and what every page shows of the seats."""
+    seen = [(s.state, s.total_strikes) for s in mv.seats]
+    game = mv.view.to_dict() if mv.view is not None else None
+    text = json.dumps([mv.match.status, seen, game], sort_keys=True, default=str)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return f"{mv.match.status}-{digest[:16]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Display:
-    """One player's display as the viewer may see it."""
-
-    seat: Seat
-    score: int
-    svg: str
-    placed: int
-    to_move: bool
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    round: int
-    text: str
-
-
-def _match_log(
-    seats: list[Seat], boards: dict[int, Board], horizon: int | None = None
-) -> list[LogEntry]:
-    """What happened in the match as far as the viewer can see it, newest first.
-
-    ``boards`` are the displays as the viewer sees them; in free pace ``horizon`` is the
-    viewer's own round, and a player who left later is shown leaving there."""
-    entries = []
-    for index, board in boards.items():
-        name = seats[index].player.username
-        for round, (placement, level) in enumerate(board.tiles, start=1):
-            entries.append(
-                (
-                    round,
-                    index,
-                    LogEntry(round, f"{name} placed a {placement.number} on level {level}."),
-                )
-            )
-    for seat in seats:
-        if seat.has_left:
-            verb = "resigned" if seat.state == Seat.State.RESIGNED else "was dropped"
-            round = seat.placed + (seat.state == Seat.State.RESIGNED)
-            if horizon is not None:
-                round = min(round, horizon)
-            entries.append((round, 99, LogEntry(round, f"{seat.player.username} {verb}.")))
-    entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
-    return [entry for _, _, entry in entries]
-
-
-def _version(match: Match, seats: list[Seat], viewer: Seat | None) -> str:
-    """Changes whenever anything the viewer may see changes, and tells nothing more: in free
-    pace an opponent's progress counts only up to the viewer's own."""
-    horizon = None
-    if viewer is not None and match.pace == Match.Pace.FREE and not match.is_finished:
-        horizon = viewer.placed
-    seen = [
-        (
-            s.state,
-            s.placed if horizon is None or s is viewer else min(s.placed, horizon),
-            s.total_strikes,
-        )
-        for s in seats
-    ]
-    digest = hashlib.sha256(repr((match.status, seen)).encode()).hexdigest()
-    return f"{match.status}-{digest[:16]}"
-
-
-def _play_context(
-    request: HttpRequest,
-    state: GameState,
-    seats: list[Seat],
-    *,
-    at: tuple[int, int, int] | None = None,
-    error: str = "",
-    focus: int | None = None,
-) -> dict:
-    game, match, me = state.game, state.match, state.seat
-    is_player = me.player_id == request.user.pk
-    url = match.get_absolute_url()
+def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **query) -> dict:
+    match = mv.match
+    seat_shown = mv.seat or (mv.seats[0] if mv.seats else None)
     context = {
         "match": match,
-        "seat": me,
-        "seats": seats,
-        "is_player": is_player,
+        "seats": mv.seats,
+        "seat": mv.seat,
+        "seat_shown": seat_shown,
+        "is_player": mv.is_player,
         "error": error,
-        "rounds": game.rounds,
-        "version": _version(match, seats, me if is_player else None),
+        "ply": mv.ply,
+        "version": _version(mv),
+        "game_name": find_game(match.game).name,
+        "described": web.adapter_for(match.game).describe(match.options),
     }
-    if is_player and not match.is_finished:
-        view = game.player_view(me.index)
-        board = game.board(me.index)
-        number = None if me.has_left else view.current_number
-        opponents = [(o.player, o.placements, o.score) for o in view.opponents]
-        context["round"] = view.round
-        context["supply"] = sorted(view.supply.items())
-        context["waiting_for"] = [seats[i] for i in view.waiting_for if i != me.index]
-    else:
-        board = game.board(me.index)
-        number = None
-        opponents = [
-            (s.index, game.board(s.index).placements, game.board(s.index).score())
-            for s in seats
-            if s.index != me.index
-        ]
-        context["round"] = game.round_of(me.index)
-        context["supply"] = sorted(game.supply(me.index).items())
-    context["number"] = number
-    context["score"] = board.score()
-    boards = {index: Board.from_placements(placements) for index, placements, _ in opponents}
-    context["displays"] = [
-        Display(
-            seat=seats[index],
-            score=score,
-            svg=board_svg(
-                boards[index],
-                title=f"Display of {seats[index].player.username}",
-                css_class="board" if index == focus else "board small",
-            ),
-            placed=len(placements),
-            to_move=seats[index].deadline is not None and match.pace == Match.Pace.ROUNDS,
-        )
-        for index, placements, score in opponents
-    ]
+    if mv.view is None:  # waiting for players, or called off
+        context["free"] = match.players - len(mv.seats)
+        context["polling"] = match.status == Match.Status.WAITING
+        return context
+    adapter = web.adapter_for(match.game)
+    context.update(adapter.context(mv, **query))
+    context["game_template"] = adapter.template
+    context["polling"] = match.status == Match.Status.ACTIVE and (
+        mv.is_player and not match.is_solo and mv.seat.deadline is None
+    )
     if not match.is_solo:
-        boards[me.index] = board
-        free = match.pace == Match.Pace.FREE and is_player and not match.is_finished
-        context["log"] = _match_log(seats, boards, game.round_of(me.index) if free else None)
-    context["focus"] = focus
-    ghost = None
-    if number is not None:
-        ghost = _default_ghost(board, number) if at is None else Placement(number, *at)
-        try:
-            context["level"] = board.level_of(ghost)
-            context["gain"] = number * context["level"]
-            context["legal"] = True
-        except IllegalPlacement as exc:
-            context["legal"] = False
-            context["reason"] = exc.reason
-        x, y, r = ghost.x, ghost.y, ghost.rotation
-        moves = {
-            "left": (x - 1, y, r),
-            "right": (x + 1, y, r),
-            "up": (x, y - 1, r),
-            "down": (x, y + 1, r),
-            "rotate": (x, y, (r + 1) % 4),
-            "rotate_back": (x, y, (r - 1) % 4),
-        }
-        context["moves"] = {
-            name: f"{url}?{urlencode({'x': mx, 'y': my, 'rotation': mr})}"
-            for name, (mx, my, mr) in moves.items()
-        }
-        context["ghost"] = ghost
-        context["ghost_w"], context["ghost_h"] = ghost.size
-    context["polling"] = match.status == Match.Status.WAITING or (
-        match.status == Match.Status.ACTIVE and is_player and number is None
-    )
-    if match.puzzle_id and match.is_finished:
-        context["par"] = match.puzzle.par if _finished_puzzle(request.user, match.puzzle) else None
-    if match.is_finished and match.kind == Match.Kind.SOLO:
-        best = services.personal_best(me.player)
-        context["best"] = best
-        context["new_best"] = best is not None and me.score >= best
-    if match.is_finished and match.rated:
-        context["rating_changes"] = {
-            c.player_id: c for c in RatingChange.objects.filter(match=match)
-        }
-    context["svg"] = board_svg(
-        board,
-        ghost=ghost,
-        ghost_legal=context.get("legal", False),
-        interactive=ghost is not None,
-        title=f"Display of {me.player.username}",
-    )
+        context["log"] = adapter.log(mv)
+    if match.is_finished:
+        if match.puzzle_id:
+            shown = _finished_puzzle(request.user, match.puzzle)
+            context["par"] = match.puzzle.par if shown else None
+        if match.kind == Match.Kind.SOLO and seat_shown is not None:
+            best = services.personal_best(seat_shown.player)
+            context["best"] = best
+            context["new_best"] = best is not None and seat_shown.score >= best
+        if match.rated:
+            context["rating_changes"] = {
+                c.player_id: c for c in RatingChange.objects.filter(match=match)
+            }
     return context
 
 
-def _render_play(
-    request: HttpRequest,
-    state: GameState,
-    seats: list[Seat],
-    *,
-    status: int = 200,
-    **kwargs,
+def _render_game(
+    request: HttpRequest, mv: MatchView, *, status: int = 200, error: str = "", **query
 ) -> HttpResponse:
-    context = _play_context(request, state, seats, **kwargs)
-    if request.htmx:
-        # A preview changes only the turn: the tile, its verdict and the controls.
-        partial = TURN if kwargs.get("at") is not None else PLAY
-        response = render(request, partial, context, status=status)
-        ghost = context.get("ghost")
-        url = state.match.get_absolute_url()
-        if ghost is not None and kwargs.get("at") is not None:
-            query = urlencode({"x": ghost.x, "y": ghost.y, "rotation": ghost.rotation})
-            url = f"{url}?{query}"
-        return replace_url(response, url)
-    return render(request, "games/game.html", context, status=status)
+    context = _page_context(request, mv, error=error, **query)
+    if not request.htmx:
+        return render(request, "games/game.html", context, status=status)
+    if mv.view is None:
+        return render(request, PLAY, context, status=status)
+    adapter = web.adapter_for(mv.match.game)
+    if query.get("at") is not None:
+        # A preview changes only the turn: what is being played, its verdict, the controls.
+        response = render(request, f"{adapter.template}#turn", context, status=status)
+        if context.get("ghost") is not None:
+            return replace_url(response, adapter.preview_url(mv, context))
+        return response
+    response = render(request, PLAY, context, status=status)
+    return replace_url(response, mv.match.get_absolute_url())
 
 
-def _game_page(request: HttpRequest, match_id: int, *, status: int = 200, **kwargs) -> HttpResponse:
-    match, seats, seat = _match_and_seat(request, match_id)
-    if match.status in (Match.Status.WAITING, Match.Status.CANCELLED):
-        context = {
-            "match": match,
-            "seats": seats,
-            "seat": seat,
-            "free": match.players - len(seats),
-            "error": kwargs.get("error", ""),
-            "polling": match.status == Match.Status.WAITING,
-            "version": _version(match, seats, seat),
-        }
-        template = PLAY if request.htmx else "games/game.html"
-        return render(request, template, context, status=status)
-    if status == 200 and kwargs.get("at") is None:
-        services.seen(match, seat)
-    state = services.load_state(match, seat or seats[0], seats)
-    return _render_play(request, state, seats, status=status, **kwargs)
+def _game_page(request: HttpRequest, match_id: int, *, status: int = 200, **query) -> HttpResponse:
+    return _show(request, _match_view(request, match_id), status=status, **query)
+
+
+def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) -> HttpResponse:
+    """The page (or its partial) of a match the viewer has in front of them."""
+    if status == 200 and query.get("at") is None:
+        services.seen(mv.match, mv.seat)
+    return _render_game(request, mv, status=status, **query)
 
 
 @require_GET
@@ -501,52 +392,46 @@ def game(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _game(request: HttpRequest, match_id: int) -> HttpResponse:
-    if not request.user.is_authenticated:
-        match = get_object_or_404(Match, pk=match_id)
-        if not match.is_finished:
+    try:
+        mv = services.view_match(match_id, request.user)
+    except Match.DoesNotExist:
+        if not request.user.is_authenticated and Match.objects.filter(pk=match_id).exists():
             return redirect_to_login(request.get_full_path())
+        raise Http404("No game of yours has this number.") from None
+    if not request.user.is_authenticated and not mv.match.is_finished:
+        return redirect_to_login(request.get_full_path())
     if "poll" in request.GET:
-        match, seats, seat = _match_and_seat(request, match_id)
-        if request.GET["poll"] == _version(match, seats, seat):
+        if request.GET["poll"] == _version(mv):
             return HttpResponse(status=204)
-        return _game_page(request, match_id)
-    focus = request.GET.get("focus")
-    if focus is not None:
-        try:
-            index = parse_int(focus, minimum=0, maximum=99)
-        except ValueError:
-            return _game_page(request, match_id, status=400, error="focus: not a player.")
-        return _game_page(request, match_id, focus=index)
-    if not request.GET:
-        return _game_page(request, match_id)
-    form = PlacementForm(request.GET)
-    if not form.is_valid():
-        return _game_page(request, match_id, status=400, error=first_error(form))
-    at = (form.cleaned_data["x"], form.cleaned_data["y"], form.cleaned_data["rotation"])
-    return _game_page(request, match_id, at=at)
+        return _show(request, mv)
+    if mv.view is None:
+        return _show(request, mv)
+    try:
+        query = web.adapter_for(mv.match.game).read_query(request.GET)
+    except ValueError as exc:
+        return _render_game(request, mv, status=400, error=str(exc))
+    return _show(request, mv, **query)
 
 
 @login_required
 @require_POST
-def place(request: HttpRequest, match_id: int) -> HttpResponse:
-    form = ConfirmForm(request.POST)
-    if not form.is_valid():
-        _match_and_seat(request, match_id)
-        return _game_page(request, match_id, status=400, error=first_error(form))
-    data = form.cleaned_data
-    at = (data["x"], data["y"], data["rotation"])
+def play(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A move, posted by one of the game's forms (its adapter reads it)."""
+    match = get_object_or_404(Match, pk=match_id)
     try:
-        state = services.place(
-            match_id, request.user, x=at[0], y=at[1], rotation=at[2], round=data["round"]
-        )
+        text, ply = web.adapter_for(match.game).move(request.POST)
+    except ValueError as exc:
+        _match_view(request, match_id)
+        return _game_page(request, match_id, status=400, error=str(exc))
+    try:
+        mv = services.play(match_id, request.user, text, ply)
     except (Seat.DoesNotExist, Match.DoesNotExist):
         raise Http404("No game of yours has this number.") from None
     except MoveRefused as exc:
-        return _game_page(request, match_id, status=400, at=at, error=str(exc))
+        return _game_page(request, match_id, status=400, error=str(exc))
     if not request.htmx:
-        return redirect(state.match)
-    seats = list(state.match.seats.select_related("player").order_by("index"))
-    return _render_play(request, state, seats)
+        return redirect(mv.match)
+    return _render_game(request, mv)
 
 
 def _act(request: HttpRequest, match_id: int, action) -> HttpResponse:
@@ -592,41 +477,23 @@ def extend(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Step through a finished match round by round, every player's display side by side."""
+    """Step through a finished match, every player's display side by side."""
     try:
-        match, seats, _ = _match_and_seat(request, match_id)
+        mv = _match_view(request, match_id)
     except Hidden as exc:
         return _hidden(request, exc)
-    if not match.is_finished:
+    if not mv.match.is_finished:
         raise Http404("This match is not finished.")
-    game = services.load_state(match, seats[0], seats).game
-    try:
-        round = parse_int(request.GET.get("round", str(game.rounds)), minimum=0)
-    except ValueError:
-        round = game.rounds
-    round = min(round, game.rounds)
-    displays = []
-    for seat in seats:
-        board = Board.from_placements(game.board(seat.index).placements[:round])
-        svg = board_svg(board, title=f"{seat.player.username} after round {round}")
-        displays.append(Display(seat, board.score(), svg, len(board), to_move=False))
-    context = {
-        "match": match,
-        "round": round,
-        "rounds": game.rounds,
-        "displays": displays,
-        "previous": round - 1 if round > 0 else None,
-        "next": round + 1 if round < game.rounds else None,
-    }
-    return render(request, "games/replay.html", context)
+    adapter = web.adapter_for(mv.match.game)
+    context = {"match": mv.match, **adapter.replay(mv, request.GET)}
+    return render(request, adapter.replay_template, context)
 
 
 # ------------------------------------------------------------------ puzzles
 
 
-def _start_tile_svg(puzzle: Puzzle) -> str:
-    board = Board.from_placements([puzzle.start_placement])
-    return board_svg(board, title=f"Start tile of {puzzle}", css_class="board small")
+def _start_svg(puzzle: Puzzle) -> str:
+    return web.adapter_for("nmbr9").start_svg(puzzle)
 
 
 def _finished_puzzle(user, puzzle: Puzzle) -> bool:
@@ -646,7 +513,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         raise Http404("This puzzle is not published yet.")
     context = {
         "puzzle": puzzle,
-        "start_svg": _start_tile_svg(puzzle),
+        "start_svg": _start_svg(puzzle),
         "show_par": _finished_puzzle(request.user, puzzle),
     }
     return render(request, "games/puzzle.html", context)
@@ -670,7 +537,7 @@ def daily(request: HttpRequest) -> HttpResponse:
     context = {
         "puzzle": puzzle,
         "day": day,
-        "start_svg": _start_tile_svg(puzzle),
+        "start_svg": _start_svg(puzzle),
         "results": results,
         "show_par": _finished_puzzle(request.user, puzzle),
     }
@@ -733,7 +600,7 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
             error = str(exc) if isinstance(exc, MoveRefused) else "Pick one of the two puzzles."
     if offer.match_id is not None and not error:
         return redirect(offer.match)
-    choices = [(p, _start_tile_svg(p)) for p in offer.puzzles]
+    choices = [(p, _start_svg(p)) for p in offer.puzzles]
     context = {"offer": offer, "choices": choices, "error": error}
     return render(request, "games/challenge_offer.html", context, status=400 if error else 200)
 

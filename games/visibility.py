@@ -23,7 +23,7 @@ from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 
 #: An offer left unpicked for this long no longer holds its two puzzles back.
 OFFER_DAYS = 3
-#: Tiles in a puzzle, the pre-placed one included.
+#: How far a player has got when their game on a puzzle is over (``Seat.progress``).
 PUZZLE_TILES = 20
 _OPEN = (Match.Status.WAITING, Match.Status.ACTIVE)
 
@@ -60,7 +60,7 @@ def secret_reason(user, puzzle: Puzzle) -> str | None:
         challenges = challenges.filter(
             player=user,
             state__in=(Seat.State.INVITED, Seat.State.PLAYING),
-            placed__lt=PUZZLE_TILES,
+            progress__lt=PUZZLE_TILES,
         )
         offers = offers.filter(challenger=user)
     if challenges.exists():

@@ -16,18 +16,24 @@ def solo(alice):
 
 
 def current(match):
-    seat = match.seats.get()
-    state = services.load_state(match, seat)
-    return state.game, state.game.board(0), state.game.current_number(0)
+    game = services.load(match).state
+    return game, game.board(0), game.current_number(0)
+
+
+def ply(match) -> int:
+    return Move.objects.filter(match=match).count()
+
+
+def posted(p: Placement, ply: int) -> dict:
+    """What the Confirm form posts for placement ``p`` on a page that knew ``ply`` moves."""
+    return {"number": p.number, "x": p.x, "y": p.y, "rotation": p.rotation, "ply": ply}
 
 
 def play(client, match, rounds: int) -> None:
     for _ in range(rounds):
         game, board, number = current(match)
-        p = choose(board, number)
-        round = game.round_of(0)
-        data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": round}
-        response = client.post(reverse("place", args=[match.pk]), data)
+        data = posted(choose(board, number), ply(match))
+        response = client.post(reverse("play", args=[match.pk]), data)
         assert response.status_code == 302, response.content
 
 
@@ -97,20 +103,14 @@ def test_it_places_a_legal_tile(client, alice, solo):
     client.force_login(alice)
     _, board, number = current(solo)
     p = choose(board, number)
-    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 1}
-    response = client.post(reverse("place", args=[solo.pk]), data, **HTMX)
+    response = client.post(reverse("play", args=[solo.pk]), posted(p, 0), **HTMX)
     assert response.status_code == 200
     move = Move.objects.get()
-    assert (move.number, move.x, move.y, move.rotation, move.level) == (
-        number,
-        p.x,
-        p.y,
-        p.rotation,
-        0,
-    )
+    assert (move.ply, move.text, move.auto) == (0, f"place {p}", False)
+    assert board.level_of(p) == 0
     assert "Round <strong>2</strong> of 20" in response.text
     seat = solo.seats.get()
-    assert seat.placed == 1
+    assert seat.progress == 1
 
 
 def test_it_refuses_an_illegal_tile_with_400_and_changes_nothing(client, alice, solo):
@@ -118,27 +118,30 @@ def test_it_refuses_an_illegal_tile_with_400_and_changes_nothing(client, alice, 
     play(client, solo, 1)
     _, board, _ = current(solo)
     p = board.tiles[0][0]
-    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 2}
-    response = client.post(reverse("place", args=[solo.pk]), data, **HTMX)
+    number = current(solo)[2]
+    data = posted(Placement(number, p.x, p.y, p.rotation), 1)
+    response = client.post(reverse("play", args=[solo.pk]), data, **HTMX)
     assert response.status_code == 400
     assert 'class="error"' in response.text
     assert Move.objects.count() == 1
-    assert solo.seats.get().placed == 1
+    assert solo.seats.get().progress == 1
 
 
 @pytest.mark.parametrize(
     "data",
     [
-        {"x": 0, "y": 0, "rotation": 0},
-        {"x": "", "y": 0, "rotation": 0, "round": 1},
-        {"x": 0, "y": 0, "rotation": 9, "round": 1},
-        {"x": 0, "y": 0, "rotation": 0, "round": "one"},
-        {"x": 10**9, "y": 0, "rotation": 0, "round": 1},
+        {"number": 8, "x": 0, "y": 0, "rotation": 0},
+        {"number": 8, "x": "", "y": 0, "rotation": 0, "ply": 0},
+        {"number": 8, "x": 0, "y": 0, "rotation": 9, "ply": 0},
+        {"number": 8, "x": 0, "y": 0, "rotation": 0, "ply": "one"},
+        {"number": 8, "x": 10**9, "y": 0, "rotation": 0, "ply": 0},
+        {"number": 10, "x": 0, "y": 0, "rotation": 0, "ply": 0},
+        {"x": 0, "y": 0, "rotation": 0, "ply": 0},
     ],
 )
 def test_it_refuses_malformed_placements(client, alice, solo, data):
     client.force_login(alice)
-    response = client.post(reverse("place", args=[solo.pk]), data)
+    response = client.post(reverse("play", args=[solo.pk]), data)
     assert response.status_code == 400
     assert 'class="error"' in response.text
     assert Move.objects.count() == 0
@@ -147,10 +150,9 @@ def test_it_refuses_malformed_placements(client, alice, solo, data):
 def test_a_double_submit_places_once(client, alice, solo):
     client.force_login(alice)
     _, board, number = current(solo)
-    p = choose(board, number)
-    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 1}
-    first = client.post(reverse("place", args=[solo.pk]), data)
-    second = client.post(reverse("place", args=[solo.pk]), data)
+    data = posted(choose(board, number), 0)
+    first = client.post(reverse("play", args=[solo.pk]), data)
+    second = client.post(reverse("play", args=[solo.pk]), data)
     assert first.status_code == second.status_code == 302
     assert Move.objects.count() == 1
 
@@ -158,19 +160,19 @@ def test_a_double_submit_places_once(client, alice, solo):
 def test_a_stale_submit_with_another_placement_is_refused(client, alice, solo):
     client.force_login(alice)
     play(client, solo, 1)
-    move = Move.objects.get()
-    data = {"x": move.x + 5, "y": move.y, "rotation": move.rotation, "round": 1}
-    response = client.post(reverse("place", args=[solo.pk]), data)
+    p = Placement.parse(Move.objects.get().text.split()[1])
+    data = posted(Placement(p.number, p.x + 5, p.y, p.rotation), 0)
+    response = client.post(reverse("play", args=[solo.pk]), data)
     assert response.status_code == 400
-    assert "already placed" in response.text
+    assert "moved since this page was drawn" in response.text
     assert Move.objects.count() == 1
 
 
-def test_a_future_round_is_refused(client, alice, solo):
+def test_a_page_from_the_future_is_refused(client, alice, solo):
     client.force_login(alice)
-    data = {"x": 0, "y": 0, "rotation": 0, "round": 3}
-    response = client.post(reverse("place", args=[solo.pk]), data)
-    assert response.status_code == 400
+    _, board, number = current(solo)
+    response = client.post(reverse("play", args=[solo.pk]), posted(choose(board, number), 3))
+    assert response.status_code == 400 and "out of date" in response.text
     assert Move.objects.count() == 0
 
 
@@ -188,16 +190,15 @@ def test_reloading_resumes_where_the_player_was(client, alice, solo):
 def test_only_the_owner_plays_or_sees_an_unfinished_game(client, alice, bob, solo):
     client.force_login(bob)
     assert client.get(solo.get_absolute_url()).status_code == 404
-    data = {"x": 0, "y": 0, "rotation": 0, "round": 1}
-    assert client.post(reverse("place", args=[solo.pk]), data).status_code == 404
+    data = posted(Placement(8, 0, 0, 0), 0)
+    assert client.post(reverse("play", args=[solo.pk]), data).status_code == 404
     assert Move.objects.count() == 0
 
 
 def test_anonymous_visitors_are_sent_to_login(client, solo):
     response = client.get(solo.get_absolute_url())
     assert response.status_code == 302 and "/accounts/login/" in response.url
-    data = {"x": 0, "y": 0, "rotation": 0, "round": 1}
-    response = client.post(reverse("place", args=[solo.pk]), data)
+    response = client.post(reverse("play", args=[solo.pk]), posted(Placement(8, 0, 0, 0), 0))
     assert response.status_code == 302
     assert Move.objects.count() == 0
 
@@ -215,8 +216,8 @@ def test_a_whole_game_ends_with_score_and_personal_best(client, alice, bob, solo
     assert f"data-final-score>{seat.score}<" in page
     assert "A new personal best!" in page
     assert "Play again" in page
-    data = {"x": 0, "y": 0, "rotation": 0, "round": 21}
-    assert client.post(reverse("place", args=[solo.pk]), data).status_code == 400
+    data = posted(Placement(8, 0, 0, 0), 20)
+    assert client.post(reverse("play", args=[solo.pk]), data).status_code == 400
     client.force_login(bob)
     assert client.get(solo.get_absolute_url()).status_code == 200
     client.logout()
@@ -259,15 +260,11 @@ def test_queries_do_not_grow_with_the_number_of_moves(
     _, board, number = current(solo)
     p = choose(board, number)
     with django_assert_max_num_queries(len(early) + 12):
-        client.post(
-            reverse("place", args=[solo.pk]),
-            {"x": p.x, "y": p.y, "rotation": p.rotation, "round": 20},
-            **HTMX,
-        )
+        client.post(reverse("play", args=[solo.pk]), posted(p, 19), **HTMX)
 
 
-def test_placements_round_trip_through_the_model(alice, solo):
+def test_moves_round_trip_through_the_model(alice, solo):
     p = Placement(number=7, x=3, y=-2, rotation=1)
     seat = solo.seats.get()
-    move = Move.objects.create(seat=seat, round=1, number=7, x=3, y=-2, rotation=1, level=0)
-    assert move.placement == p
+    Move.objects.create(match=solo, ply=0, seat=seat, text=f"place {p}")
+    assert Placement.parse(Move.objects.get().text.removeprefix("place ")) == p

@@ -15,15 +15,16 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import puzzles, services
+from games import services
 from games.models import Match, Move, Seat
+from games.services import puzzles
 from tests.test_match_services import make_match, play
 from tests.test_puzzles import make_puzzles
 
 pytestmark = pytest.mark.django_db
 
 BAD_NUMBERS = ["²", "¹", "⑨", "٣", "1e3", "0x10", " ", "-", "99999999999999999999999", "1.5", "NaN"]
-NUMBER_FIELDS = ["x", "y", "rotation", "round", "focus", "puzzle", "players", "removed"]
+NUMBER_FIELDS = ["x", "y", "rotation", "ply", "number", "focus", "puzzle", "players", "removed"]
 
 
 @pytest.fixture
@@ -82,7 +83,7 @@ def snapshot() -> dict:
     state = {model._meta.label: model.objects.count() for model in apps.get_models()}
     state.pop("sessions.Session", None)
     state.pop("games.Profile", None)  # a visit notes when the player was last seen
-    state["placed"] = Seat.objects.aggregate(s=Sum("placed"))["s"]
+    state["progress"] = Seat.objects.aggregate(s=Sum("progress"))["s"]
     state["strikes"] = Seat.objects.aggregate(s=Sum("total_strikes"))["s"]
     state["states"] = sorted(Seat.objects.values_list("pk", "state"))
     state["matches"] = sorted(Match.objects.values_list("pk", "status"))
@@ -199,7 +200,7 @@ def test_a_form_in_another_charset_is_refused_before_the_csrf_check(client, alic
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    field=st.sampled_from(["x", "y", "rotation", "round"]),
+    field=st.sampled_from(["number", "x", "y", "rotation", "ply"]),
     value=st.text(max_size=12),
 )
 def test_random_text_in_a_placement_never_fails_or_places_a_wrong_tile(
@@ -208,10 +209,10 @@ def test_random_text_in_a_placement_never_fails_or_places_a_wrong_tile(
     client.force_login(alice)
     match_id = world["solo"]
     before = snapshot()
-    data = {"x": "0", "y": "0", "rotation": "0", "round": "1", field: value}
+    data = {"number": "0", "x": "0", "y": "0", "rotation": "0", "ply": "0", field: value}
     preview = client.get(f"/game/{match_id}/", data)
     assert preview.status_code in (200, 400)
-    response = client.post(f"/game/{match_id}/place/", data)
+    response = client.post(f"/game/{match_id}/play/", data)
     assert response.status_code in (302, 400)
     if response.status_code == 400:
         assert snapshot() == before

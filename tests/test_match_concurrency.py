@@ -54,10 +54,8 @@ def together(*calls):
 
 
 def placing(match, user):
-    placement, round = choice(match, user)
-    return lambda: services.place(
-        match.pk, user, x=placement.x, y=placement.y, rotation=placement.rotation, round=round
-    )
+    placement, ply = choice(match, user)
+    return lambda: services.play(match.pk, user, f"place {placement}", ply)
 
 
 def test_two_players_placing_in_the_same_round_both_land_once(alice, bob):
@@ -66,14 +64,14 @@ def test_two_players_placing_in_the_same_round_both_land_once(alice, bob):
         results = together(placing(match, alice), placing(match, bob))
         assert not any(isinstance(r, Exception) for r in results), results
     a, b = seat_of(match, alice), seat_of(match, bob)
-    assert (a.placed, b.placed) == (3, 3)
-    assert sorted(Move.objects.filter(seat__match=match).values_list("round", flat=True)) == [
-        1,
+    assert (a.progress, b.progress) == (3, 3)
+    assert sorted(Move.objects.filter(match=match).values_list("ply", flat=True)) == [
+        0,
         1,
         2,
-        2,
         3,
-        3,
+        4,
+        5,
     ]
     assert a.deadline is not None and b.deadline is not None  # round 4 for both
 
@@ -84,7 +82,7 @@ def test_the_same_placement_twice_at_once_places_once(alice, bob):
     results = together(same, same, same)
     assert not any(isinstance(r, Exception) for r in results), results  # a double submit
     assert Move.objects.filter(seat__player=alice).count() == 1
-    assert seat_of(match, alice).placed == 1
+    assert seat_of(match, alice).progress == 1
 
 
 def own_placement(match, user):
@@ -94,9 +92,7 @@ def own_placement(match, user):
     fallback = game.fallback(seat.index)
     number = game.current_number(seat.index)
     placement = next(p for p in game.board(seat.index).legal_placements(number) if p != fallback)
-    return lambda: services.place(
-        match.pk, user, x=placement.x, y=placement.y, rotation=placement.rotation, round=1
-    )
+    return lambda: services.play(match.pk, user, f"place {placement}", 0)
 
 
 def test_two_different_placements_at_once_one_lands(alice, bob):
@@ -104,7 +100,7 @@ def test_two_different_placements_at_once_one_lands(alice, bob):
     results = together(placing(match, alice), own_placement(match, alice))
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(refused) == 1 and isinstance(refused[0], MoveRefused), results
-    assert "already placed" in str(refused[0])
+    assert "moved since this page was drawn" in str(refused[0])
     assert Move.objects.filter(seat__player=alice).count() == 1
 
 
@@ -117,10 +113,10 @@ def test_expiry_racing_the_players_own_move_has_one_effect(alice, bob):
         make_due(seat_of(match, alice))
         results = together(own, partial(services.expire, seat_id))
         a = seat_of(match, alice)
-        assert Move.objects.filter(seat=a).count() == a.placed == 1
+        assert Move.objects.filter(seat=a).count() == a.progress == 1
         if results[1] is True:  # the expiry won: the player's own tile came too late
             assert isinstance(results[0], MoveRefused) and a.strikes == 1
-            assert "already placed" in str(results[0])
+            assert "moved since this page was drawn" in str(results[0])
         else:
             assert not isinstance(results[0], Exception) and a.strikes == 0
 
@@ -132,7 +128,7 @@ def test_two_expiries_at_once_strike_once(alice, bob):
     results = together(*[lambda: services.expire(a.pk)] * 3)
     assert sorted(results) == [False, False, True]
     a.refresh_from_db()
-    assert (a.placed, a.strikes) == (1, 1)
+    assert (a.progress, a.strikes) == (1, 1)
 
 
 def test_two_rating_runs_at_once_apply_once(alice, bob):

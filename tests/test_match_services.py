@@ -3,18 +3,18 @@
 Every test checks the database after the call, not only the return value.
 """
 
+import json
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
 from games import notifications, ratings, services, sweep
 from games.models import Match, Move, Notification, Profile, Rating, RatingChange, Seat
-from games.nmbr9 import Board, Game, deal
+from games.nmbr9 import Board, Game, Placement, deal
 from games.nmbr9.policy import choose
 from games.services import MoveRefused
 
@@ -26,15 +26,16 @@ HOUR = timedelta(hours=1)
 # ------------------------------------------------------------------ helpers
 
 
-def make_match(creator, *others, pace="rounds", seed=7, rated=True, removed=0, time_control="1h"):
-    """A started match: ``creator`` invites ``others``, who all accept."""
+def make_match(
+    creator, *others, pace="rounds", seed=7, rated=True, removed=0, time_control="1h", **options
+):
+    """A started NMBR 9 match: ``creator`` invites ``others``, who all accept."""
     match = services.create_match(
         creator,
         players=1 + len(others),
-        pace=pace,
         time_control=time_control,
         rated=rated,
-        removed=removed,
+        options={"pace": pace, "removed": removed, **options},
         invite=[u.username for u in others],
         seed=seed,
     )
@@ -50,25 +51,34 @@ def seat_of(match, user) -> Seat:
 
 
 def game_of(match) -> Game:
+    """The match's game as it stands (the engine's state: tests may look at everything)."""
     match.refresh_from_db()
-    seats = list(match.seats.all())
-    return services.load_state(match, seats[0], seats).game
+    return services.load(match).state
+
+
+def ply_of(match) -> int:
+    """How many moves the match has: what a page drawn now would send with a move."""
+    return Move.objects.filter(match=match).count()
 
 
 def choice(match, user):
-    """The policy's placement of ``user``'s current tile, and the round it is for."""
+    """The policy's placement of ``user``'s current tile, and the ply a page would know."""
     seat = seat_of(match, user)
     game = game_of(match)
     number = game.current_number(seat.index)
     assert number is not None, f"{user} has no tile to place"
-    return choose(game.board(seat.index), number), game.round_of(seat.index)
+    return choose(game.board(seat.index), number), ply_of(match)
 
 
 def play(match, user):
-    placement, round = choice(match, user)
-    return services.place(
-        match.pk, user, x=placement.x, y=placement.y, rotation=placement.rotation, round=round
-    )
+    placement, ply = choice(match, user)
+    return services.play(match.pk, user, f"place {placement}", ply)
+
+
+def form_for(match, user) -> dict:
+    """What the game page's Confirm form posts for the policy's placement of ``user``'s tile."""
+    p, ply = choice(match, user)
+    return {"number": p.number, "x": p.x, "y": p.y, "rotation": p.rotation, "ply": ply}
 
 
 def make_due(seat) -> None:
@@ -124,12 +134,13 @@ def eager_tasks():
         ({"players": 2, "invite": ["bob", "carol"]}, "room for 1 invitations"),
         ({"players": 3, "invite": ["bob"], "open": False}, "Invite a player for every seat"),
         ({"players": 2, "invite": ["bob"], "time_control": "2h"}, "time per move"),
-        ({"players": 2, "invite": ["bob"], "pace": "fast"}, "pace"),
-        ({"players": 2, "invite": ["bob"], "removed": 5}, "Remove 0 to 4"),
+        ({"players": 2, "invite": ["bob"], "options": {"pace": "fast"}}, "Pace must be"),
+        ({"players": 2, "invite": ["bob"], "options": {"removed": 5}}, "Removed must be 0-4"),
+        ({"players": 5, "invite": [], "open": True, "options": {"variant": "two_of_three"}}, "1-4"),
     ],
 )
 def test_create_match_refuses_bad_settings_and_creates_nothing(alice, bob, carol, changes, message):
-    arguments = {"pace": "rounds", "time_control": "1h", "rated": True} | changes
+    arguments = {"options": {"pace": "rounds"}, "time_control": "1h", "rated": True} | changes
     with pytest.raises(MoveRefused, match=message):
         services.create_match(alice, **arguments)
     assert Match.objects.count() == 0
@@ -139,7 +150,12 @@ def test_create_match_refuses_bad_settings_and_creates_nothing(alice, bob, carol
 
 def test_invited_seats_wait_for_the_invitees_who_are_notified(alice, bob, carol):
     match = services.create_match(
-        alice, players=3, pace="free", time_control="12h", rated=False, invite=["bob", "carol"]
+        alice,
+        players=3,
+        options={"pace": "free"},
+        time_control="12h",
+        rated=False,
+        invite=["bob", "carol"],
     )
     match.refresh_from_db()
     assert match.status == Match.Status.WAITING and match.started is None
@@ -154,7 +170,12 @@ def test_invited_seats_wait_for_the_invitees_who_are_notified(alice, bob, carol)
 
 def test_invitees_accept_by_joining_and_the_match_starts_when_all_have(alice, bob, carol):
     match = services.create_match(
-        alice, players=3, pace="rounds", time_control="1h", rated=True, invite=["bob", "carol"]
+        alice,
+        players=3,
+        options={"pace": "rounds"},
+        time_control="1h",
+        rated=True,
+        invite=["bob", "carol"],
     )
     services.join(match.pk, bob)
     match.refresh_from_db()
@@ -179,7 +200,12 @@ def test_invitees_accept_by_joining_and_the_match_starts_when_all_have(alice, bo
 
 def test_declining_an_invitation_cancels_the_match_and_tells_everybody(alice, bob, carol):
     match = services.create_match(
-        alice, players=3, pace="rounds", time_control="1h", rated=True, invite=["bob", "carol"]
+        alice,
+        players=3,
+        options={"pace": "rounds"},
+        time_control="1h",
+        rated=True,
+        invite=["bob", "carol"],
     )
     with pytest.raises(MoveRefused, match="no invitation of yours"):
         services.decline(match.pk, alice)
@@ -199,7 +225,7 @@ def test_declining_an_invitation_cancels_the_match_and_tells_everybody(alice, bo
 
 def test_only_the_creator_cancels_and_only_while_waiting(alice, bob, carol):
     match = services.create_match(
-        alice, players=2, pace="rounds", time_control="1h", rated=True, invite=["bob"]
+        alice, players=2, options={"pace": "rounds"}, time_control="1h", rated=True, invite=["bob"]
     )
     with pytest.raises(MoveRefused, match="Only the player who created"):
         services.cancel(match.pk, bob)
@@ -219,7 +245,7 @@ def test_only_the_creator_cancels_and_only_while_waiting(alice, bob, carol):
 
 def test_an_open_seek_fills_up_and_starts(alice, bob, carol, dave):
     match = services.create_match(
-        alice, players=3, pace="free", time_control="1d", rated=False, open=True
+        alice, players=3, options={"pace": "free"}, time_control="1d", rated=False, open=True
     )
     assert [s.player_id for s in match.seats.all()] == [alice.pk]
     with pytest.raises(MoveRefused, match="already in this match"):
@@ -250,12 +276,23 @@ def test_an_open_seek_fills_up_and_starts(alice, bob, carol, dave):
 
 def test_joining_a_full_or_closed_match_is_refused(alice, bob, carol, dave):
     full = services.create_match(
-        alice, players=2, pace="rounds", time_control="1h", rated=True, invite=["bob"], open=True
+        alice,
+        players=2,
+        options={"pace": "rounds"},
+        time_control="1h",
+        rated=True,
+        invite=["bob"],
+        open=True,
     )
     with pytest.raises(MoveRefused, match="no free seat"):
         services.join(full.pk, carol)
     closed = services.create_match(
-        alice, players=3, pace="rounds", time_control="1h", rated=True, invite=["bob", "carol"]
+        alice,
+        players=3,
+        options={"pace": "rounds"},
+        time_control="1h",
+        rated=True,
+        invite=["bob", "carol"],
     )
     with pytest.raises(MoveRefused, match="no free seat"):
         services.join(closed.pk, dave)
@@ -275,26 +312,24 @@ def test_rounds_pace_waits_for_everybody_then_everybody_gets_a_new_deadline(alic
 
     play(match, alice)
     a, b = seat_of(match, alice), seat_of(match, bob)
-    assert (a.placed, a.deadline) == (1, None)
-    assert (b.placed, b.deadline) == (0, started_deadline)
+    assert (a.progress, a.deadline) == (1, None)
+    assert (b.progress, b.deadline) == (0, started_deadline)
     game = game_of(match)
     assert game.current_number(a.index) is None
     assert game.round_of(b.index) == 1 and game.completed_rounds() == 0
 
-    placement, _ = choice(match, bob)
-    with pytest.raises(MoveRefused, match="Wait for the other players"):
-        services.place(match.pk, alice, x=0, y=0, rotation=0, round=2)
-    with pytest.raises(MoveRefused, match="Round 3 has not started"):
-        services.place(match.pk, alice, x=0, y=0, rotation=0, round=3)
+    placement, ply = choice(match, bob)
+    with pytest.raises(MoveRefused, match="waiting for the other players"):
+        services.play(match.pk, alice, "place 0@0,0r0", ply)
+    with pytest.raises(MoveRefused, match="out of date"):
+        services.play(match.pk, alice, "place 0@0,0r0", ply + 5)
     assert Move.objects.filter(seat=a).count() == 1
 
     before = timezone.now()
-    services.place(
-        match.pk, bob, x=placement.x, y=placement.y, rotation=placement.rotation, round=1
-    )
+    services.play(match.pk, bob, f"place {placement}", ply)
     after = timezone.now()
     a, b = seat_of(match, alice), seat_of(match, bob)
-    assert a.placed == b.placed == 1
+    assert a.progress == b.progress == 1
     assert a.deadline == b.deadline
     assert before + HOUR <= a.deadline <= after + HOUR
     game = game_of(match)
@@ -310,30 +345,49 @@ def test_free_pace_lets_a_player_move_ahead_alone(alice, bob):
         before = timezone.now()
         play(match, alice)
         a = seat_of(match, alice)
-        assert a.placed == round
+        assert a.progress == round
         assert before + HOUR <= a.deadline <= timezone.now() + HOUR
-    assert list(Move.objects.filter(seat__match=match).values_list("round", flat=True)) == [
-        1,
-        2,
-        3,
+    assert list(Move.objects.filter(match=match).values_list("ply", "seat__player")) == [
+        (0, alice.pk),
+        (1, alice.pk),
+        (2, alice.pk),
     ]
     b = seat_of(match, bob)
-    assert (b.placed, b.deadline) == (0, bob_deadline)
+    assert (b.progress, b.deadline) == (0, bob_deadline)
     game = game_of(match)
     assert game.round_of(0) == 4 and game.round_of(1) == 1
 
 
 def test_a_double_submit_of_the_same_tile_is_accepted_once(alice, bob):
     match = make_match(alice, bob, pace="free")
-    placement, round = choice(match, alice)
-    at = {"x": placement.x, "y": placement.y, "rotation": placement.rotation, "round": round}
-    services.place(match.pk, alice, **at)
-    state = services.place(match.pk, alice, **at)
-    assert state.game.placed(0) == 1
+    placement, ply = choice(match, alice)
+    services.play(match.pk, alice, f"place {placement}", ply)
+    view = services.play(match.pk, alice, f"place {placement}", ply)
+    assert view.view.displays[0].progress == 1 and view.ply == 1
     assert Move.objects.filter(seat__player=alice).count() == 1
-    with pytest.raises(MoveRefused, match="already placed"):
-        services.place(match.pk, alice, **(at | {"x": placement.x + 5}))
-    assert seat_of(match, alice).placed == 1
+    moved = Placement(placement.number, placement.x + 5, placement.y, placement.rotation)
+    with pytest.raises(MoveRefused, match="moved since this page was drawn"):
+        services.play(match.pk, alice, f"place {moved}", ply)
+    assert seat_of(match, alice).progress == 1
+
+
+def test_a_move_by_another_player_does_not_make_a_page_out_of_date(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    (for_alice, ply), (for_bob, _) = choice(match, alice), choice(match, bob)
+    services.play(match.pk, bob, f"place {for_bob}", ply)
+    services.play(match.pk, alice, f"place {for_alice}", ply)  # her page knew ply 0
+    assert [s.progress for s in match.seats.all()] == [1, 1]
+
+
+def test_a_move_the_game_refuses_changes_nothing_and_says_why(alice, bob):
+    match = make_match(alice, bob, pace="free")
+    number = game_of(match).current_number(0)
+    with pytest.raises(MoveRefused, match="the tile to place is a") as refused:
+        services.play(match.pk, alice, f"place {(number + 1) % 10}@0,0r0", 0)
+    assert refused.value.code
+    with pytest.raises(MoveRefused, match="not a"):
+        services.play(match.pk, alice, "place somewhere", 0)
+    assert not Move.objects.exists() and seat_of(match, alice).progress == 0
 
 
 # ------------------------------------------------------------------ expiry
@@ -351,9 +405,9 @@ def test_expire_places_the_fallback_tile_and_gives_a_strike(alice, bob, pace):
     assert services.expire(seat.pk) is True
     seat.refresh_from_db()
     move = Move.objects.get(seat=seat)
-    assert (move.round, move.placement) == (1, expected)
-    assert move.level == Board().place(expected) == 0
-    assert (seat.placed, seat.strikes, seat.total_strikes, seat.state) == (1, 1, 1, "playing")
+    assert (move.ply, move.text, move.auto) == (0, f"place {expected}", True)
+    assert Board().place(expected) == 0
+    assert (seat.progress, seat.strikes, seat.total_strikes, seat.state) == (1, 1, 1, "playing")
     if pace == "free":
         assert before + HOUR <= seat.deadline <= timezone.now() + HOUR
     else:
@@ -372,7 +426,7 @@ def test_expiring_twice_acts_once(alice, bob):
     assert services.expire(seat.pk) is False
     seat.refresh_from_db()
     assert Move.objects.filter(seat=seat).count() == 1
-    assert (seat.placed, seat.strikes, seat.total_strikes) == (1, 1, 1)
+    assert (seat.progress, seat.strikes, seat.total_strikes) == (1, 1, 1)
     assert seat.deadline > timezone.now()
 
 
@@ -383,7 +437,7 @@ def test_expire_does_nothing_before_the_deadline(alice, bob):
     assert services.expire(seat.pk) is False
     assert services.expire(seat.pk, now=deadline - timedelta(seconds=1)) is False
     seat.refresh_from_db()
-    assert seat.deadline == deadline and seat.strikes == 0 and seat.placed == 0
+    assert seat.deadline == deadline and seat.strikes == 0 and seat.progress == 0
     assert not Move.objects.exists()
 
 
@@ -410,8 +464,9 @@ def test_two_expiries_in_a_row_drop_the_seat_and_nobody_waits_for_it(alice, bob)
 
     a.refresh_from_db()
     assert a.state == Seat.State.DROPPED and a.has_left
-    assert (a.placed, a.strikes, a.total_strikes, a.deadline) == (2, 2, 2, None)
-    assert a.left_after == 3  # both tiles of round 1 and her own of round 2
+    assert (a.progress, a.strikes, a.total_strikes, a.deadline) == (2, 2, 2, None)
+    moves = list(Move.objects.filter(match=match).values_list("seat__player", "text"))
+    assert moves[3] == (alice.pk, "leave")  # after both tiles of round 1 and hers of round 2
     assert Notification.objects.filter(player=alice, text__contains="were dropped").exists()
     assert services.expire(a.pk) is False
     assert sweep.due_seats(timezone.now() + timedelta(days=30)) == [seat_of(match, bob).pk]
@@ -421,14 +476,14 @@ def test_two_expiries_in_a_row_drop_the_seat_and_nobody_waits_for_it(alice, bob)
     assert game.current_number(seat_of(match, bob).index) is not None  # round 3 at once
     assert seat_of(match, bob).deadline is not None
     with pytest.raises(MoveRefused, match="left this match"):
-        services.place(match.pk, alice, x=0, y=0, rotation=0, round=3)
+        services.play(match.pk, alice, "place 0@0,0r0", ply_of(match))
 
     play_to_end(match, [bob])
     match.refresh_from_db()
     a, b = seat_of(match, alice), seat_of(match, bob)
     assert match.status == Match.Status.FINISHED and match.finished is not None
     assert (a.rank, b.rank) == (2, 1)
-    assert (a.placed, b.placed) == (2, 16)
+    assert (a.progress, b.progress) == (2, 16)
     assert a.deadline is None and b.deadline is None
 
 
@@ -442,7 +497,7 @@ def test_a_second_strike_on_the_last_tile_does_not_break_the_match(alice, bob):
         make_due(a)
         assert services.expire(a.pk) is True
         a.refresh_from_db()
-        assert a.placed == round
+        assert a.progress == round
     assert (a.strikes, a.total_strikes, a.deadline) == (2, 2, None)
     assert a.state == Seat.State.PLAYING
     assert Notification.objects.filter(player=alice, text__contains="score stands").count() == 1
@@ -470,13 +525,13 @@ def test_a_second_strike_that_ends_the_match_finishes_it(alice, bob):
     play(match, bob)
     play(match, bob)  # bob's last tile: only alice's is missing
     a.refresh_from_db()
-    assert a.strikes == 1 and a.placed == 15
+    assert a.strikes == 1 and a.progress == 15
     make_due(a)
     assert services.expire(a.pk) is True
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     a, b = seat_of(match, alice), seat_of(match, bob)
-    assert (a.placed, b.placed) == (16, 16)
+    assert (a.progress, b.progress) == (16, 16)
     assert {a.rank, b.rank} <= {1, 2} and a.rank is not None and b.rank is not None
 
 
@@ -494,7 +549,7 @@ def test_a_move_of_ones_own_clears_the_strikes(alice, bob):
     assert services.expire(a.pk)
     a.refresh_from_db()
     assert a.state == Seat.State.PLAYING
-    assert (a.strikes, a.total_strikes, a.placed) == (1, 2, 3)
+    assert (a.strikes, a.total_strikes, a.progress) == (1, 2, 3)
     assert a.deadline is not None
 
 
@@ -508,7 +563,9 @@ def test_a_resigned_player_is_ranked_last_and_the_others_play_on(alice, bob, car
     services.resign(match.pk, carol)  # the round was waiting only for carol
 
     c = seat_of(match, carol)
-    assert c.state == Seat.State.RESIGNED and c.deadline is None and c.left_after == 2
+    assert c.state == Seat.State.RESIGNED and c.deadline is None
+    texts = list(Move.objects.filter(match=match).values_list("seat__player", "text"))
+    assert texts[2] == (carol.pk, "leave")
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
     assert seat_of(match, alice).deadline is not None and seat_of(match, bob).deadline is not None
@@ -518,7 +575,7 @@ def test_a_resigned_player_is_ranked_last_and_the_others_play_on(alice, bob, car
     with pytest.raises(MoveRefused, match="only resign from a match you are playing"):
         services.resign(match.pk, carol)
     with pytest.raises(MoveRefused, match="left this match"):
-        services.place(match.pk, carol, x=0, y=0, rotation=0, round=1)
+        services.play(match.pk, carol, "place 0@0,0r0", ply_of(match))
 
     play_to_end(match, [alice, bob])
     match.refresh_from_db()
@@ -526,7 +583,7 @@ def test_a_resigned_player_is_ranked_last_and_the_others_play_on(alice, bob, car
     a, b, c = (seat_of(match, u) for u in (alice, bob, carol))
     assert c.rank == 3
     assert sorted([a.rank, b.rank]) in ([1, 2], [1, 1])
-    assert (a.placed, b.placed, c.placed) == (16, 16, 0)
+    assert (a.progress, b.progress, c.progress) == (16, 16, 0)
 
 
 def test_the_last_player_left_plays_on_to_the_end(alice, bob):
@@ -536,7 +593,7 @@ def test_the_last_player_left_plays_on_to_the_end(alice, bob):
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE  # the engine only ends when alice is done
     a = seat_of(match, alice)
-    assert a.deadline is not None and a.placed == 1
+    assert a.deadline is not None and a.progress == 1
     game = game_of(match)
     assert not game.is_over() and game.current_number(a.index) is not None
 
@@ -545,7 +602,7 @@ def test_the_last_player_left_plays_on_to_the_end(alice, bob):
     a, b = seat_of(match, alice), seat_of(match, bob)
     assert match.status == Match.Status.FINISHED
     assert (a.rank, b.rank) == (1, 2)
-    assert (a.placed, b.placed) == (16, 0)
+    assert (a.progress, b.progress) == (16, 0)
     assert Notification.objects.filter(player=bob, text__contains="you finished #2").exists()
 
 
@@ -553,14 +610,15 @@ def test_resigning_after_the_last_tile_is_refused(client, alice, bob):
     match = make_match(alice, bob, pace="free", removed=4)
     for _ in range(16):
         play(match, alice)
-    with pytest.raises(MoveRefused, match="placed all your tiles"):
+    with pytest.raises(MoveRefused, match="made all your moves"):
         services.resign(match.pk, alice)
     client.force_login(alice)
     assert "Resign the match" not in client.get(match.get_absolute_url()).text
     refused = client.post(reverse("resign", args=[match.pk]))
     assert refused.status_code == 400 and "your score stands" in refused.text
     a = seat_of(match, alice)
-    assert a.state == Seat.State.PLAYING and a.left_after is None
+    assert a.state == Seat.State.PLAYING
+    assert not Move.objects.filter(match=match, text="leave").exists()
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
 
@@ -594,7 +652,7 @@ def test_extend_needs_a_running_deadline(alice, bob, carol):
     a = seat_of(match, alice)
     assert a.deadline is None and a.extensions_left == 2
     waiting = services.create_match(
-        alice, players=2, pace="free", time_control="1h", rated=False, invite=["carol"]
+        alice, players=2, options={"pace": "free"}, time_control="1h", rated=False, invite=["carol"]
     )
     with pytest.raises(MoveRefused, match="no running deadline"):
         services.extend(waiting.pk, alice)
@@ -617,7 +675,7 @@ def finished_match(*users, ranks, rated=True, kind=Match.Kind.MATCH) -> Match:
         finished=timezone.now(),
     )
     for index, (user, rank) in enumerate(zip(users, ranks, strict=True)):
-        Seat.objects.create(match=match, player=user, index=index, rank=rank, placed=20)
+        Seat.objects.create(match=match, player=user, index=index, rank=rank, progress=20)
     return match
 
 
@@ -891,27 +949,35 @@ def test_the_reminder_notifies_once_and_mails_players_who_want_it(alice, bob):
 # ------------------------------------------------------------------ what players see
 
 
+def placements_of(seat) -> list[Placement]:
+    return [
+        Placement.parse(text.split()[1])
+        for text in Move.objects.filter(seat=seat).order_by("ply").values_list("text", flat=True)
+    ]
+
+
+def seen_by(match, user, player: int) -> tuple[Placement, ...]:
+    """The placements of ``player``'s display that ``user`` is shown, through the services."""
+    view = services.view_match(match.pk, user).view
+    return tuple(p for p, _ in view.displays[player].tiles)
+
+
 def test_rounds_pace_hides_the_current_round_of_the_others(alice, bob):
     match = make_match(alice, bob, pace="rounds")
     play(match, alice)
     a, b = seat_of(match, alice), seat_of(match, bob)
-    alice_tile = Move.objects.get(seat=a).placement
+    (alice_tile,) = placements_of(a)
 
-    view = services.load_state(match, b).game.player_view(b.index)
-    (opponent,) = view.opponents
-    assert opponent.player == a.index and opponent.placements == () and opponent.score == 0
-    assert str(alice_tile) not in view.to_json()
-    own = services.load_state(match, a).game.player_view(a.index)
-    assert own.placements == (alice_tile,)
-    assert own.opponents[0].placements == ()
+    view = services.view_match(match.pk, bob).view
+    assert view.displays[a.index].tiles == () and view.displays[a.index].score == 0
+    assert str(alice_tile) not in json.dumps(view.to_dict())
+    assert seen_by(match, alice, a.index) == (alice_tile,)
+    assert seen_by(match, alice, b.index) == ()
 
     play(match, bob)
-    bob_tile = Move.objects.get(seat=b).placement
-    view = services.load_state(match, b).game.player_view(b.index)
-    assert view.opponents[0].placements == (alice_tile,)
-    assert services.load_state(match, a).game.player_view(a.index).opponents[0].placements == (
-        bob_tile,
-    )
+    (bob_tile,) = placements_of(b)
+    assert seen_by(match, bob, a.index) == (alice_tile,)
+    assert seen_by(match, alice, b.index) == (bob_tile,)
 
 
 def test_free_pace_shows_an_opponent_ahead_only_up_to_ones_own_round(alice, bob):
@@ -919,21 +985,19 @@ def test_free_pace_shows_an_opponent_ahead_only_up_to_ones_own_round(alice, bob)
     for _ in range(3):
         play(match, alice)
     a, b = seat_of(match, alice), seat_of(match, bob)
-    alice_tiles = [m.placement for m in Move.objects.filter(seat=a).order_by("round")]
+    alice_tiles = placements_of(a)
 
-    view = services.load_state(match, b).game.player_view(b.index)
-    assert view.round == 1 and view.opponents[0].placements == ()
+    view = services.view_match(match.pk, bob).view
+    assert view.round == 1 and view.displays[a.index].tiles == ()
+    assert view.displays[a.index].progress == 0  # nor how far she has got
     play(match, bob)
-    view = services.load_state(match, b).game.player_view(b.index)
-    assert view.round == 2
-    assert view.opponents[0].placements == tuple(alice_tiles[:1])
+    assert services.view_match(match.pk, bob).view.round == 2
+    assert seen_by(match, bob, a.index) == tuple(alice_tiles[:1])
     play(match, bob)
-    view = services.load_state(match, b).game.player_view(b.index)
-    assert view.opponents[0].placements == tuple(alice_tiles[:2])
+    assert seen_by(match, bob, a.index) == tuple(alice_tiles[:2])
 
-    bob_tiles = [m.placement for m in Move.objects.filter(seat=b).order_by("round")]
-    ahead = services.load_state(match, a).game.player_view(a.index)
-    assert ahead.opponents[0].placements == tuple(bob_tiles)  # all of bob's, who is behind
+    bob_tiles = placements_of(b)
+    assert seen_by(match, alice, b.index) == tuple(bob_tiles)  # all of bob's, who is behind
 
 
 def test_expiring_many_seats_at_once_is_the_same_as_one_by_one(alice, bob, carol):
@@ -956,12 +1020,12 @@ def test_expiring_many_seats_at_once_is_the_same_as_one_by_one(alice, bob, carol
     for seat in due:
         seat.refresh_from_db()
         assert (seat.strikes, seat.total_strikes) == (1, 1)
-        assert Move.objects.filter(seat=seat).count() == seat.placed
-    assert [seat_of(rounds, u).placed for u in (alice, bob)] == [1, 1]
+        assert Move.objects.filter(seat=seat).count() == seat.progress
+    assert [seat_of(rounds, u).progress for u in (alice, bob)] == [1, 1]
     assert seat_of(rounds, alice).deadline > timezone.now()  # round 2 for both
     assert seat_of(rounds, bob).remind_at == seat_of(rounds, bob).deadline - timedelta(minutes=12)
-    assert seat_of(free, alice).placed == 0 and seat_of(free, alice).strikes == 0
-    assert seat_of(ending, bob).placed == 16 and seat_of(ending, bob).deadline is None
+    assert seat_of(free, alice).progress == 0 and seat_of(free, alice).strikes == 0
+    assert seat_of(ending, bob).progress == 16 and seat_of(ending, bob).deadline is None
     assert Notification.objects.filter(text__contains="one strike").count() == 4
     for match in (rounds, free, ending):
         game = game_of(match)
@@ -979,7 +1043,7 @@ def test_a_match_whose_expiry_fails_is_skipped_and_the_rest_of_the_batch_expires
     fine = [make_match(carol, alice, pace="free", seed=4), make_match(bob, carol, seed=5)]
     play(broken, alice)
     # A stored move the engine refuses to replay: expiring this match raises.
-    Move.objects.filter(seat__match=broken).update(number=(F("number") + 1) % 10)
+    Move.objects.filter(match=broken).update(text="place 9@40,40r0")
     due = [seat for match in (broken, *fine) for seat in match.seats.all()]
     for seat in due:
         make_due(seat)

@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from games import queue, services
 from games.models import Match, Move, Notification, PlayerStats, Rating, RatingChange, Seat
-from games.nmbr9.policy import choose
 from games.tasks import rate_match, refresh_player_stats, sweep
 from tests.test_match_services import make_due, make_match, play, play_to_end, seat_of
 from tests.test_tasks import wait_for
@@ -36,9 +35,9 @@ def test_the_sweep_expires_a_due_seat_and_the_match_advances(celery_worker, alic
     make_due(a)
     sweep.delay()
 
-    a = wait_for(lambda: Seat.objects.filter(pk=a.pk, placed=1, strikes=1).first())
+    a = wait_for(lambda: Seat.objects.filter(pk=a.pk, progress=1, strikes=1).first())
     move = Move.objects.get(seat=a)
-    assert move.round == 1
+    assert (move.ply, move.auto) == (1, True)
     b = seat_of(match, bob)
     assert a.deadline is not None and b.deadline is not None  # round 2 for both
     assert Notification.objects.filter(player=alice, text__contains="one strike").exists()
@@ -53,10 +52,10 @@ def test_the_sweep_finds_every_due_deadline(celery_worker, alice, bob, carol):
 
     wait_for(lambda: Seat.objects.filter(pk__in=[s.pk for s in lost], strikes=1).count() == 2)
     b = seat_of(match, bob)
-    assert (b.placed, b.strikes) == (0, 0)
+    assert (b.progress, b.strikes) == (0, 0)
     for seat in lost:
         seat.refresh_from_db()
-        assert seat.placed == 1 and seat.deadline > timezone.now()
+        assert seat.progress == 1 and seat.deadline > timezone.now()
     sweep.delay()  # nothing is due any more: nothing changes
     drain(bob)  # the sweep has run
     drain(bob)  # and so has any expiry task it sent
@@ -118,7 +117,7 @@ def test_the_sweep_sends_a_due_reminder_once(celery_worker, alice, bob):
 def lose_tasks(monkeypatch) -> list:
     """From now on, tasks sent after a commit are lost on their way to the broker."""
     lost = []
-    monkeypatch.setattr(queue, "send_now", lambda task, *args: lost.append(task.name))
+    monkeypatch.setattr(queue, "send_now", lambda task, *args: lost.append(task))
     return lost
 
 
@@ -144,15 +143,13 @@ def test_a_rating_task_that_was_never_sent_is_applied_by_the_sweep_once(
 def test_lost_stats_par_and_mail_tasks_are_done_by_the_sweep(
     celery_worker, alice, bob, carol, monkeypatch
 ):
-    from games import puzzles
     from games.models import Puzzle
+    from games.services import puzzles
 
     lost = lose_tasks(monkeypatch)
     solo = services.start_solo(alice, seed=5)
     for _ in range(20):
-        game = services.load_state(solo, solo.seats.get()).game
-        p = choose(game.board(0), game.current_number(0))
-        services.place(solo.pk, alice, x=p.x, y=p.y, rotation=p.rotation, round=game.round_of(0))
+        play(solo, alice)
     (puzzle,) = puzzles.create_puzzles(1)
     match = make_match(bob, carol, pace="free")  # "your move" e-mails due for both
     monkeypatch.undo()

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match, Move, Notification, Profile, Seat
 from games.nmbr9 import deal
-from games.nmbr9.policy import choose
+from tests.test_match_services import form_for
 from tests.test_match_services import make_match as started_match
 
 pytestmark = pytest.mark.django_db
@@ -23,13 +23,9 @@ make_match = partial(started_match, time_control="1d")
 
 
 def play_tile(client, match, user):
-    seat = Seat.objects.get(match=match, player=user)
-    state = services.load_state(match, seat)
-    game = state.game
-    p = choose(game.board(seat.index), game.current_number(seat.index))
-    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": game.round_of(seat.index)}
+    data = form_for(match, user)
     client.force_login(user)
-    return client.post(reverse("place", args=[match.pk]), data)
+    return client.post(reverse("play", args=[match.pk]), data)
 
 
 def test_it_creates_a_match_from_the_form(client, alice, bob):
@@ -47,9 +43,13 @@ def test_it_creates_a_match_from_the_form(client, alice, bob):
     response = client.post(reverse("new_match"), form)
     match = Match.objects.get()
     assert response.status_code == 302 and response.url == match.get_absolute_url()
-    assert (match.players, match.pace, match.status, match.open) == (3, "free", "waiting", True)
+    assert (match.players, match.status, match.open) == (3, "waiting", True)
+    assert (match.game, match.options["pace"], match.options["removed"]) == (
+        "nmbr9",
+        "free",
+        "random",
+    )
     assert match.time_per_move.total_seconds() == 12 * 3600
-    assert 0 <= match.removed <= 4
     assert [s.state for s in match.seats.order_by("index")] == ["playing", "invited"]
     assert Notification.objects.filter(player=bob, match=match).exists()
 
@@ -76,7 +76,7 @@ def test_it_refuses_a_bad_match_form(client, alice, bob, change, message):
 
 def test_an_open_seek_is_listed_and_joined_from_the_lobby(client, alice, bob):
     match = services.create_match(
-        alice, players=2, pace="rounds", time_control="1h", rated=False, open=True
+        alice, players=2, options={"pace": "rounds"}, time_control="1h", rated=False, open=True
     )
     client.force_login(bob)
     assert f'data-seek="{match.pk}"' in client.get(reverse("lobby")).text
@@ -94,7 +94,12 @@ def test_an_open_seek_is_listed_and_joined_from_the_lobby(client, alice, bob):
 
 def test_an_invitation_is_accepted_or_declined(client, alice, bob, carol):
     match = services.create_match(
-        alice, players=3, pace="rounds", time_control="1d", rated=True, invite=["bob", "carol"]
+        alice,
+        players=3,
+        options={"pace": "rounds"},
+        time_control="1d",
+        rated=True,
+        invite=["bob", "carol"],
     )
     client.force_login(bob)
     page = client.get(match.get_absolute_url()).text
@@ -109,7 +114,7 @@ def test_an_invitation_is_accepted_or_declined(client, alice, bob, carol):
 
 def test_only_the_creator_cancels(client, alice, bob):
     match = services.create_match(
-        alice, players=2, pace="rounds", time_control="1d", rated=True, open=True
+        alice, players=2, options={"pace": "rounds"}, time_control="1d", rated=True, open=True
     )
     client.force_login(bob)
     refused = client.post(reverse("cancel", args=[match.pk]))
@@ -128,8 +133,8 @@ def test_outsiders_cannot_see_or_play_a_running_match(client, alice, bob, carol)
     assert client.get(match.get_absolute_url()).status_code == 404
     assert client.get(match.get_absolute_url(), {"poll": "x"}, **HTMX).status_code == 404
     assert client.get(reverse("replay", args=[match.pk])).status_code == 404
-    data = {"x": 0, "y": 0, "rotation": 0, "round": 1}
-    assert client.post(reverse("place", args=[match.pk]), data).status_code == 404
+    data = {"number": 8, "x": 0, "y": 0, "rotation": 0, "ply": 0}
+    assert client.post(reverse("play", args=[match.pk]), data).status_code == 404
     assert client.post(reverse("resign", args=[match.pk])).status_code == 404
     assert Move.objects.count() == 0
 
@@ -320,7 +325,7 @@ def test_home_and_lobby_queries_do_not_grow_with_the_lists(client, alice, bob, p
     def seek(number):
         creator = User.objects.create_user(f"seeker{number}")
         services.create_match(
-            creator, players=2, pace="free", time_control="1d", rated=True, open=True
+            creator, players=2, options={"pace": "free"}, time_control="1d", rated=True, open=True
         )
 
     def count_queries():

@@ -11,13 +11,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Match, PlayerStats, RatingChange, Seat
-from games.nmbr9.policy import choose
 from games.tasks import refresh_player_stats, sweep
 from nmbr9site import processes
 from nmbr9site.celery import app
-from tests.test_match_services import make_due, make_match, play, seat_of
+from tests.test_match_services import form_for, make_due, make_match, play, seat_of
 from tests.test_tasks import wait_for
 
 pytestmark = pytest.mark.worker
@@ -72,12 +70,9 @@ def test_the_worker_consumes_again_after_redis_was_away(broker, alice, bob):
 
 
 def place(client, match, user):
-    seat = seat_of(match, user)
-    game = services.load_state(match, seat).game
-    p = choose(game.board(seat.index), game.current_number(seat.index))
-    data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": game.round_of(seat.index)}
+    data = form_for(match, user)
     client.force_login(user)
-    return client.post(reverse("place", args=[match.pk]), data)
+    return client.post(reverse("play", args=[match.pk]), data)
 
 
 def test_moves_while_redis_is_down_are_answered_and_their_work_done_after(
@@ -98,7 +93,7 @@ def test_moves_while_redis_is_down_are_answered_and_their_work_done_after(
     assert time.monotonic() - started < 10
     ending.refresh_from_db()
     assert ending.status == Match.Status.FINISHED and ending.rated_at is None
-    assert seat_of(running, alice).placed == 1
+    assert seat_of(running, alice).progress == 1
     make_due(seat_of(running, alice))  # and then her time ran out
 
     broker.start()
@@ -107,4 +102,4 @@ def test_moves_while_redis_is_down_are_answered_and_their_work_done_after(
     seat = wait_for(
         lambda: Seat.objects.filter(pk=seat_of(running, alice).pk, strikes=1).first(), timeout=60
     )
-    assert seat.placed == 2 and seat.deadline is not None
+    assert seat.progress == 2 and seat.deadline is not None

@@ -10,13 +10,13 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from games import puzzles, services
+from games import services
 from games.models import ChallengeOffer, DailyResult, Match, Move, Puzzle, Rating, Seat
-from games.nmbr9 import deal
+from games.nmbr9 import Placement, deal
 from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import par as search_par
 from games.nmbr9.puzzle import puzzle as puzzle_deal
-from games.services import MoveRefused
+from games.services import MoveRefused, puzzles
 from games.tasks import publish_daily
 from tests.test_match_views import normalised
 from tests.test_tasks import wait_for
@@ -32,12 +32,12 @@ def finish(match, player) -> Seat:
     """Play the policy's placements until the player's puzzle or challenge is over."""
     while True:
         seat = Seat.objects.get(match=match, player=player)
-        game = services.load_state(match, seat).game
+        game = services.load(match).state
         number = game.current_number(seat.index)
         if number is None:
             return seat
         p = choose(game.board(seat.index), number)
-        services.place(match.pk, player, x=p.x, y=p.y, rotation=p.rotation, round=seat.placed + 1)
+        services.play(match.pk, player, f"place {p}", Move.objects.filter(match=match).count())
 
 
 def test_the_command_makes_puzzles_with_a_progress_bar():
@@ -64,8 +64,8 @@ def test_a_practice_puzzle_starts_with_its_first_tile_placed(client, alice):
     match = Match.objects.get()
     assert response.url == match.get_absolute_url()
     seat = match.seats.get()
-    assert seat.placed == 1
-    assert seat.moves.get().placement == p.start_placement
+    assert seat.progress == 1 and not seat.moves.exists()  # the game lays the start tile
+    assert services.load(match).state.board(0).placements == (Placement.parse(p.start),)
     page = client.get(match.get_absolute_url()).text
     assert "Round <strong>2</strong> of 20" in page
     assert f"data-current>{deal(11)[0][1]}<" in page
@@ -248,13 +248,14 @@ def test_a_challenge_is_picked_played_rated_and_rematched(client, alice, bob):
     picked = client.post(response.url, {"puzzle": offer.second_id})
     match = Match.objects.get(kind=Match.Kind.CHALLENGE)
     assert picked.url == match.get_absolute_url()
-    assert (match.puzzle_id, match.pace, match.seed) == (offer.second_id, "free", match.puzzle.seed)
+    assert (match.puzzle_id, match.seed) == (offer.second_id, match.puzzle.seed)
+    assert match.options["pace"] == "free" and match.options["puzzle"] is True
     assert client.post(response.url, {"puzzle": offer.first_id}).status_code == 400
     client.force_login(bob)
     client.post(reverse("join", args=[match.pk]))
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
-    assert all(s.placed == 1 for s in match.seats.all())
+    assert all(s.progress == 1 for s in match.seats.all())
     finish(match, alice)
     bob_seat = finish(match, bob)
     match.refresh_from_db()
@@ -356,7 +357,7 @@ def test_an_open_challenge_waits_in_the_lobby_until_someone_joins(client, alice,
     assert client.post(reverse("join", args=[match.pk])).status_code == 302
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
-    assert sorted(match.seats.values_list("placed", flat=True)) == [1, 1]
+    assert sorted(match.seats.values_list("progress", flat=True)) == [1, 1]
 
 
 def test_a_declined_challenge_is_called_off(client, alice, bob):

@@ -9,10 +9,11 @@ from django.db import IntegrityError
 from django.urls import reverse
 from django.utils import timezone
 
-from games import puzzles, services
+from games import services
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle
 from games.nmbr9 import Board
-from games.svg import board_svg
+from games.services import puzzles
+from games.web.nmbr9.svg import board_svg
 from tests.test_match_services import make_match, play, seat_of
 from tests.test_puzzles import finish, make_puzzles
 

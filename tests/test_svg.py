@@ -1,7 +1,7 @@
 import re
 
 from games.nmbr9 import Board, Placement
-from games.svg import LEVEL_COLOURS, board_svg
+from games.web.nmbr9.svg import LEVEL_COLOURS, board_svg
 
 
 def test_an_empty_board_is_a_grid():

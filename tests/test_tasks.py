@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import PlayerStats
-from games.nmbr9.policy import choose
 from games.tasks import refresh_player_stats
+from tests.test_match_services import form_for
 
 pytestmark = pytest.mark.worker
 
@@ -28,10 +28,8 @@ def test_finishing_a_game_updates_stats_through_the_worker(celery_worker, client
     client.force_login(alice)
     seat = match.seats.get()
     for _ in range(20):
-        state = services.load_state(match, seat)
-        p = choose(state.game.board(0), state.game.current_number(0))
-        data = {"x": p.x, "y": p.y, "rotation": p.rotation, "round": state.game.round_of(0)}
-        assert client.post(reverse("place", args=[match.pk]), data).status_code == 302
+        data = form_for(match, alice)
+        assert client.post(reverse("play", args=[match.pk]), data).status_code == 302
     seat.refresh_from_db()
     stats = wait_for(lambda: PlayerStats.objects.filter(player=alice, solo_games=1).first())
     assert stats.solo_best == seat.score

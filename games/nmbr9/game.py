@@ -632,6 +632,29 @@ class Game:
                 offered.append((marker, number))
         return tuple(offered)
 
+    def to_move(self) -> frozenset[int]:
+        """The players who must decide now (those whose ``decision`` is not None).
+
+        >>> game = Game(2, seed=7)
+        >>> game.play(0, "place 8@0,0r0")
+        >>> sorted(game.to_move())
+        [1]
+        """
+        if self.is_over():
+            return frozenset()
+        now = self._step_now() if self.pace == "rounds" else None
+        owing = set()
+        for player in range(self.players):
+            if player in self._resigned or self._done(player):
+                continue
+            pos = self._seats[player].pos
+            if now is not None and pos != now:
+                continue
+            if self._variant == "level_to_level" and pos >= len(self._shows):
+                continue
+            owing.add(player)
+        return frozenset(owing)
+
     def decision(self, player: int) -> Decision | None:
         """What ``player`` must decide now, or None (waiting, finished, resigned, over)."""
         player = self._check_player(player)

@@ -6,7 +6,10 @@ placement is ``place 7@3,-2r1``); a view is a ``GameView``. Match options are pl
 
     {"pace": "rounds" | "free", "removed": 0-4 | "random", "start_tiles": bool,
      "fillers": bool, "specials": [names] | "random2", "variant": "base" | "two_of_three"
-     | "level_to_level"}
+     | "level_to_level", "puzzle": bool}
+
+With ``"puzzle"`` the seed is a puzzle's (RULES.md 5): a base game whose first tile lies in
+the centre of every display before play starts (``games.nmbr9.puzzle``).
 
 >>> import random
 >>> options = RULES.options({"players": 2, "fillers": True, "specials": ["one", "move"]})
@@ -32,11 +35,13 @@ from typing import Any
 from games.contract import Due, Outcome, competition_ranks
 
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
+from .puzzle import puzzle as puzzle_deal
 from .turn import InvalidTurn, Turn
 
 __all__ = ["RULES", "MatchOptions", "Nmbr9Rules"]
 
 _KEYS = ("pace", "removed", "start_tiles", "fillers", "specials", "variant")
+_PLATFORM_KEYS = ("players", "puzzle")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,7 @@ class MatchOptions:
 
     pace: str = "rounds"
     game: Options = field(default_factory=Options)
+    puzzle: bool = False
 
 
 class Nmbr9Rules:
@@ -78,7 +84,7 @@ class Nmbr9Rules:
         if not isinstance(data, Mapping):
             raise ValueError(f"options must be a mapping, not {data!r}")
         for key in data:
-            if key != "players" and key not in _KEYS:
+            if key not in _PLATFORM_KEYS and key not in _KEYS:
                 raise ValueError(f"unknown option {key!r} (known: {', '.join(_KEYS)})")
         pace = data.get("pace", "rounds")
         if pace not in PACES:
@@ -91,13 +97,26 @@ class Nmbr9Rules:
             if players not in self.players:
                 raise ValueError(f"players must be 1-{MAX_PLAYERS}, not {players}")
         game.check(1 if players is None else players, pace)
-        return MatchOptions(pace, game)
+        puzzle = data.get("puzzle", False)
+        if not isinstance(puzzle, bool):
+            raise ValueError(f"puzzle must be true or false, not {puzzle!r}")
+        if puzzle and (game.plusplus or game.removed != 0):
+            raise ValueError("a puzzle is a base game with every card")
+        return MatchOptions(pace, game, puzzle)
 
     def dump_options(self, options: MatchOptions) -> dict[str, Any]:
-        return {"pace": options.pace, **options.game.to_dict()}
+        data = {"pace": options.pace, **options.game.to_dict()}
+        if options.puzzle:
+            data["puzzle"] = True
+        return data
 
     def setup(self, players: int, seed: int, options: MatchOptions) -> Game:
-        return Game(players, seed=seed, pace=options.pace, options=options.game)
+        game = Game(players, seed=seed, pace=options.pace, options=options.game)
+        if options.puzzle:
+            start = puzzle_deal(seed).start
+            for player in range(players):
+                game.play(player, Turn.parse(f"place {start}"))
+        return game
 
     # ----------------------------------------------------------------- moves
 
@@ -108,7 +127,7 @@ class Nmbr9Rules:
     def to_move(self, state: Game) -> frozenset[int]:
         """Rounds pace: the players still to decide this step; free pace: everyone not
         finished and not gone."""
-        return frozenset(p for p in range(state.players) if state.decision(p) is not None)
+        return state.to_move()
 
     def turn(self, state: Game, player: int) -> int:
         return state.turns_taken(player)

@@ -28,3 +28,13 @@ def seconds(value: int) -> str:
     minutes, secs = divmod(int(value), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+@register.filter
+def described(match) -> str:
+    """A match's game and options in a few words: "NMBR 9 · free pace"."""
+    from games.registry import find_game
+    from games.web import adapter_for
+
+    words = [find_game(match.game).name, *adapter_for(match.game).describe(match.options)]
+    return " · ".join(words)

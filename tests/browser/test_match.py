@@ -47,8 +47,7 @@ def test_two_players_play_a_rated_match_to_the_end(open_browser, celery_worker, 
     match.refresh_from_db()
     for round in range(1, 21):
         # Alice moves her tile to where the policy would put it; Bob takes the first spot.
-        seat = Seat.objects.get(match=match, player=alice)
-        game = services.load_state(match, seat).game
+        game = services.load(match).state
         p = choose(game.board(0), game.current_number(0))
         alice_page.goto(f"{alice_page.url.split('?')[0]}?x={p.x}&y={p.y}&rotation={p.rotation}")
         for page in (alice_page, bob_page):

@@ -65,8 +65,8 @@ def answered(page, action) -> None:
 
 
 def place_by_clicking_and_keys(page, match, round: int) -> None:
-    state = services.load_state(match, match.seats.get())
-    target = choose(state.game.board(0), state.game.current_number(0))
+    game = services.load(match).state
+    target = choose(game.board(0), game.current_number(0))
     x, y, rotation = ghost(page)
     while rotation != target.rotation:
         answered(page, lambda: page.keyboard.press("r"))
@@ -109,7 +109,7 @@ def test_a_newcomer_plays_a_whole_solo_game(open_browser):
         place_by_clicking_and_keys(page, match, round)
     expect(page.locator("[data-final-score]")).to_be_visible()
     seat = match.seats.get()
-    assert seat.placed == 20
+    assert seat.progress == 20
     expect(page.locator("[data-final-score]")).to_have_text(str(seat.score))
     expect(page.get_by_text("A new personal best!")).to_be_visible()
 
@@ -132,7 +132,7 @@ def test_an_illegal_spot_shows_red_with_the_reason(open_browser, alice):
     first = page.locator("svg .tile").first
     assert first.get_attribute("data-level") == "0"
     match = Match.objects.get()
-    placed = match.seats.get().moves.get()
+    placed = services.load(match).state.board(0).placements[0]
     page.goto(f"{session.base_url}{match.get_absolute_url()}?x={placed.x}&y={placed.y}&rotation=0")
     expect(page.locator("[data-ghost='illegal']")).to_be_visible()
     expect(page.locator("[data-verdict]")).to_have_class(re.compile(r"\bbad\b"))
@@ -153,8 +153,8 @@ def test_the_game_fits_a_phone_and_works_without_javascript(browser, live_server
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("button", name="New solo game").click()
     match = Match.objects.get()
-    state = services.load_state(match, match.seats.get())
-    target = choose(state.game.board(0), state.game.current_number(0))
+    game = services.load(match).state
+    target = choose(game.board(0), game.current_number(0))
     page.get_by_text("Place by coordinates").click()
     page.fill("input[name=x] >> visible=true", str(target.x))
     page.fill("input[name=y] >> visible=true", str(target.y))

@@ -1,4 +1,5 @@
-"""Board -> SVG. Geometry is computed here; the markup lives in templates/games/board.svg.
+"""An NMBR 9 display -> SVG. Geometry is computed here; the markup lives in
+templates/games/nmbr9/board.svg and board_tiles.svg.
 
 One user unit is one square of the display. Tiles on higher levels are drawn later,
 in a colour of their level and shifted up-left a little, so stacks read as stacks.
@@ -128,7 +129,7 @@ def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]
             for t in shapes
         ]
     }
-    markup = SafeString(render_to_string("games/board_tiles.svg", context))
+    markup = SafeString(render_to_string("games/nmbr9/board_tiles.svg", context))
     return markup, tuple(c for t in shapes for c in t.cells)
 
 
@@ -172,39 +173,4 @@ def board_svg(
         "interactive": interactive,
         "css_class": css_class,
     }
-    return SafeString(render_to_string("games/board.svg", context))
-
-
-CHART_W, CHART_H, CHART_PAD = 600, 200, 30
-
-
-def rating_chart_svg(values: list[float], *, start: float) -> SafeString:
-    """A line of a player's rating after each rated match, from ``start``."""
-    points = [start, *values]
-    low, high = min(points), max(points)
-    if high - low < 50:
-        middle = (high + low) / 2
-        low, high = middle - 25, middle + 25
-    step = (CHART_W - 2 * CHART_PAD) / max(len(points) - 1, 1)
-
-    def y(value: float) -> float:
-        return round(CHART_PAD + (high - value) / (high - low) * (CHART_H - 2 * CHART_PAD), 1)
-
-    context = {
-        "w": CHART_W,
-        "h": CHART_H,
-        "pad": CHART_PAD,
-        "right": CHART_W - CHART_PAD,
-        "polyline": " ".join(
-            f"{round(CHART_PAD + i * step, 1)},{y(v)}" for i, v in enumerate(points)
-        ),
-        "last_x": round(CHART_PAD + (len(points) - 1) * step, 1),
-        "last_y": y(points[-1]),
-        "high": round(high),
-        "low": round(low),
-        "high_y": y(high),
-        "low_y": y(low),
-        "games": len(values),
-        "current": round(points[-1]),
-    }
-    return SafeString(render_to_string("games/rating_chart.svg", context))
+    return SafeString(render_to_string("games/nmbr9/board.svg", context))

@@ -1,8 +1,9 @@
 """Puzzles, the daily puzzle and puzzle challenges: the service functions that change them.
 
-A puzzle is a seed: the engine deals its fixed order from it, and its first tile lies in
-the centre of every display before play starts. Playing a puzzle is a one-seat match
-of kind PUZZLE; a challenge is a match of kind CHALLENGE on a puzzle's deal.
+A puzzle is an NMBR 9 deal fixed by a seed, which the game plays with its "puzzle" option
+(its order, and the start it shows before play starts, follow from the seed). Playing a
+puzzle is a one-seat match of kind PUZZLE; a challenge is a match of kind CHALLENGE on a
+puzzle's deal.
 """
 
 import random
@@ -11,15 +12,15 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models import Q
 from django.utils import timezone
 
-from games import queue, services, visibility
+from games import queue, visibility
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.nmbr9.puzzle import par as search_par
 from games.nmbr9.puzzle import puzzle as puzzle_deal
-from games.services import MoveRefused
+from games.services import lobby
+from games.services.store import MoveRefused, lock
 
 LOW_STOCK = 30
 REFILL = 60
@@ -30,10 +31,12 @@ def today() -> date:
     return timezone.now().date()
 
 
+#: The options of a game on a puzzle.
+PUZZLE_OPTIONS = {"pace": "free", "puzzle": True}
+
+
 def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None) -> list[Puzzle]:
     """Make ``count`` new puzzles from fresh seeds; their par is computed by Celery."""
-    from games.tasks import compute_par
-
     made = []
     while len(made) < count:
         seed = secrets.randbelow(2**31)
@@ -44,7 +47,7 @@ def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None)
             puzzle = Puzzle.objects.create(
                 seed=seed, start=str(puzzle_deal(seed).start), par_queued=queued
             )
-            queue.send(compute_par, puzzle.pk, queued.isoformat())
+            queue.send("games.tasks.compute_par", puzzle.pk, queued.isoformat())
         made.append(puzzle)
         if progress is not None:
             progress(len(made))
@@ -78,51 +81,18 @@ def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
     (``visibility.Hidden``) while the puzzle's order is still a secret for the player."""
     if not daily:
         visibility.check_may_practice(player, puzzle)
-    match = Match.objects.create(
-        kind=Match.Kind.PUZZLE,
-        status=Match.Status.ACTIVE,
+    return lobby.start_solo(
+        player,
+        options=PUZZLE_OPTIONS,
         seed=puzzle.seed,
+        kind=Match.Kind.PUZZLE,
         puzzle=puzzle,
         daily=daily,
-        players=1,
-        created_by=player,
-        started=timezone.now(),
     )
-    seat = Seat.objects.create(match=match, player=player, index=0)
-    services.place_start_tile(match, seat)
-    seat.save(update_fields=["placed"])
-    return match
-
-
-def record_finish(match: Match, seats: list[Seat]) -> None:
-    """A puzzle match ended: count its attempts, and the day's result of a daily attempt."""
-    for seat in seats:
-        Puzzle.objects.filter(pk=match.puzzle_id).update(
-            attempts=F("attempts") + 1,
-            total=F("total") + seat.score,
-            best=Greatest(Coalesce(F("best"), Value(seat.score)), Value(seat.score)),
-        )
-    if not match.daily or match.puzzle.daily_on != match.started.date():
-        return  # practice: an attempt started on another day than the puzzle's
-    for seat in seats:
-        try:
-            with transaction.atomic():
-                DailyResult.objects.create(
-                    day=match.puzzle.daily_on,
-                    puzzle_id=match.puzzle_id,
-                    player_id=seat.player_id,
-                    match=match,
-                    score=seat.score,
-                    seconds=int((match.finished - match.started).total_seconds()),
-                )
-        except IntegrityError:
-            pass  # an earlier attempt already counts for the day; this one is practice
 
 
 def publish_daily(day: date | None = None) -> Puzzle:
     """The puzzle of ``day`` (UTC): exactly one, however often or late this runs."""
-    from games.tasks import make_puzzles
-
     day = day or today()
     existing = Puzzle.objects.filter(daily_on=day).first()
     if existing is not None:
@@ -142,7 +112,7 @@ def publish_daily(day: date | None = None) -> Puzzle:
         # Nothing published when another run took this candidate for another day: retry.
         published = Puzzle.objects.filter(daily_on=day).first()
     if unused.count() < LOW_STOCK:
-        queue.send(make_puzzles, REFILL)
+        queue.send("games.tasks.make_puzzles", REFILL)
     return published
 
 
@@ -212,8 +182,13 @@ def offer_challenge(
 ) -> ChallengeOffer:
     """Two distinct random puzzles, to choose from, that neither the challenger nor anybody
     invited has played, and that never were daily puzzles (their games are public)."""
-    invited = services.check_match_settings(
-        challenger, players=players, time_control=time_control, invite=invite, open=open
+    invited, _ = lobby.check_match_settings(
+        challenger,
+        players=players,
+        time_control=time_control,
+        invite=invite,
+        open=open,
+        options=PUZZLE_OPTIONS,
     )
     excluded = played_puzzles(challenger, *invited.values())
     candidates = list(
@@ -250,10 +225,9 @@ def pick_challenge(offer_id: int, challenger, puzzle_id: int) -> Match:
             raise MoveRefused("You already picked a puzzle from this offer.")
         if puzzle_id not in (offer.first_id, offer.second_id):
             raise MoveRefused("Pick one of the two puzzles offered.")
-        match = services.create_match(
+        match = lobby.create_match(
             challenger,
             players=offer.players,
-            pace=Match.Pace.FREE,
             time_control=offer.time_control,
             rated=offer.rated,
             invite=offer.invite.split(),
@@ -276,7 +250,7 @@ def rematch(match_id: int, player) -> ChallengeOffer:
     if all(s.player_id != player.pk for s in seats):
         raise MoveRefused("You did not play in this challenge.")
     time_control = next(
-        (k for k, v in services.TIME_CONTROLS.items() if v == match.time_per_move), "1d"
+        (k for k, v in lobby.TIME_CONTROLS.items() if v == match.time_per_move), "1d"
     )
     return offer_challenge(
         player,
@@ -299,11 +273,11 @@ def expire_challenges(*, now=None) -> int:
     expired = 0
     for match_id in stale:
         with transaction.atomic():
-            match, seats = services.lock_match(match_id)
-            if match.status != Match.Status.WAITING:
+            record = lock(match_id)
+            if record.match.status != Match.Status.WAITING:
                 continue
-            services.cancel_match(
-                match, seats, "The challenge expired: it was not answered in time."
+            lobby.cancel_match(
+                record.match, record.seats, "The challenge expired: it was not answered in time."
             )
             expired += 1
     return expired

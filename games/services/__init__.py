@@ -1,0 +1,68 @@
+"""The only code that changes game state in the database, by concern:
+
+- ``store``: matches replayed through their game, locking, the writes of a change;
+- ``lobby``: creating matches and filling their seats, solo games;
+- ``play``: looking at a match, moving (``play``), resigning, more time;
+- ``deadlines``: who owes a move until when, expiry, the 80% reminder;
+- ``finish``: the end of a match, ratings and profile figures;
+- ``puzzles``: puzzles, the daily puzzle and puzzle challenges.
+
+Every function that changes a match locks the match row first (one lock order, so no
+deadlocks), replays the match through its game, and writes the result. Background work
+(expiry, ratings) claims its rows with a conditional update and does nothing when someone
+else already did it. Views get ``MatchView``s, never a game's state.
+"""
+
+from games.services.deadlines import expire, expire_many, remind
+from games.services.finish import personal_best, rate_match, refresh_player_stats
+from games.services.lobby import (
+    TIME_CONTROLS,
+    cancel,
+    cancel_match,
+    check_match_settings,
+    create_match,
+    decline,
+    join,
+    start_solo,
+)
+from games.services.play import (
+    extend,
+    open_match,
+    play,
+    resign,
+    seen,
+    set_prefs,
+    touch,
+    view_match,
+)
+from games.services.store import MatchView, MoveRefused, Record, load, lock
+
+__all__ = [
+    "TIME_CONTROLS",
+    "MatchView",
+    "MoveRefused",
+    "Record",
+    "cancel",
+    "cancel_match",
+    "check_match_settings",
+    "create_match",
+    "decline",
+    "expire",
+    "expire_many",
+    "extend",
+    "join",
+    "load",
+    "lock",
+    "open_match",
+    "personal_best",
+    "play",
+    "rate_match",
+    "refresh_player_stats",
+    "remind",
+    "resign",
+    "seen",
+    "set_prefs",
+    "start_solo",
+    "touch",
+    "view_match",
+]

@@ -1,0 +1,143 @@
+"""The end of a match: places and scores, what it counts for, and ratings.
+
+When a game reports its outcome the match is finished: every seat gets its place and score,
+a puzzle attempt counts for the puzzle (and for its day, if it was the player's first daily
+attempt), and the players' profile figures and (for a rated match) their ratings in the
+match's game and pool are brought up to date by tasks, which the sweep sends again if they
+are lost.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import Avg, Count, F, Max, Value
+from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
+
+from games import queue, ratings
+from games.contract import Outcome
+from games.models import (
+    DailyResult,
+    Match,
+    PlayerStats,
+    Puzzle,
+    Rating,
+    RatingChange,
+    Seat,
+)
+from games.services.store import Changes, Record
+
+
+def finish(record: Record, changes: Changes, outcome: Outcome, now: datetime) -> None:
+    match = record.match
+    for seat in record.seats:
+        seat.score = outcome.scores[seat.index]
+        seat.rank = outcome.ranks[seat.index]
+        seat.deadline = None
+    changes.save(record.seats)
+    match.status = Match.Status.FINISHED
+    match.finished = now
+    changes.save_match(match, "status", "finished")
+    for seat in record.seats:
+        if not match.is_solo:
+            changes.notify(seat.player_id, match, f"{match} is over: you finished #{seat.rank}.")
+        changes.later(lambda player=seat.player_id: _tell("refresh_player_stats", player))
+    if match.puzzle_id:
+        changes.later(lambda: _count_puzzle(match, record.seats))
+    if match.rated:
+        changes.later(lambda: _tell("rate_match", match.pk))
+
+
+def _tell(task: str, *args) -> None:
+    queue.send(f"games.tasks.{task}", *args)
+
+
+def _count_puzzle(match: Match, seats: list[Seat]) -> None:
+    """A game on a puzzle ended: count its attempts, and the day's result of a daily
+    attempt (the first finished attempt of a day counts; later ones are practice)."""
+    for seat in seats:
+        Puzzle.objects.filter(pk=match.puzzle_id).update(
+            attempts=F("attempts") + 1,
+            total=F("total") + seat.score,
+            best=Greatest(Coalesce(F("best"), Value(seat.score)), Value(seat.score)),
+        )
+    if not match.daily or match.puzzle.daily_on != match.started.date():
+        return  # practice: an attempt started on another day than the puzzle's
+    for seat in seats:
+        try:
+            with transaction.atomic():
+                DailyResult.objects.create(
+                    day=match.puzzle.daily_on,
+                    puzzle_id=match.puzzle_id,
+                    player_id=seat.player_id,
+                    match=match,
+                    score=seat.score,
+                    seconds=int((match.finished - match.started).total_seconds()),
+                )
+        except IntegrityError:
+            pass  # an earlier attempt already counts for the day; this one is practice
+
+
+def rate_match(match_id: int) -> bool:
+    """Apply a finished rated match's Elo changes, exactly once whatever the retries."""
+    with transaction.atomic():
+        claimed = Match.objects.filter(
+            pk=match_id, status=Match.Status.FINISHED, rated=True, rated_at=None
+        ).update(rated_at=timezone.now())
+        if not claimed:
+            return False
+        match = Match.objects.only("kind", "game").get(pk=match_id)
+        seats = list(Seat.objects.filter(match_id=match_id).order_by("player_id"))
+        pool = Rating.Pool.PUZZLE if match.kind == Match.Kind.CHALLENGE else Rating.Pool.MATCH
+        for seat in seats:
+            Rating.objects.get_or_create(player_id=seat.player_id, game=match.game, pool=pool)
+        by_player = {
+            r.player_id: r
+            for r in Rating.objects.select_for_update()
+            .filter(player_id__in=[s.player_id for s in seats], game=match.game, pool=pool)
+            .order_by("player_id")
+        }
+        current = [by_player[s.player_id] for s in seats]
+        after = ratings.new_ratings(
+            [r.value for r in current],
+            [s.rank for s in seats],
+            [ratings.k_factor(r.games) for r in current],
+        )
+        for seat, rating, value in zip(seats, current, after, strict=True):
+            RatingChange.objects.create(
+                match_id=match_id,
+                player_id=seat.player_id,
+                game=match.game,
+                pool=pool,
+                before=rating.value,
+                after=value,
+            )
+            rating.value = value
+            rating.games += 1
+            rating.wins += seat.rank == 1
+            rating.save(update_fields=["value", "games", "wins", "updated"])
+    return True
+
+
+def personal_best(player) -> int | None:
+    return Seat.objects.filter(
+        player=player, match__kind=Match.Kind.SOLO, match__status=Match.Status.FINISHED
+    ).aggregate(best=Max("score"))["best"]
+
+
+def refresh_player_stats(player_id: int) -> PlayerStats:
+    """Recompute a player's profile figures from their finished games (safe to repeat)."""
+    figures = Seat.objects.filter(
+        player_id=player_id, match__kind=Match.Kind.SOLO, match__status=Match.Status.FINISHED
+    ).aggregate(games=Count("id"), best=Max("score"), average=Avg("score"))
+    stats, _ = PlayerStats.objects.update_or_create(
+        player_id=player_id,
+        defaults={
+            "solo_games": figures["games"],
+            "solo_best": figures["best"],
+            "solo_average": figures["average"],
+        },
+    )
+    return stats

@@ -1,0 +1,227 @@
+"""Creating matches and filling their seats: solo games, invitations, open seats, starting.
+
+A match of any game waits for its seats (the creator's, invited players', open ones in the
+lobby) and starts when every seat is taken; a solo game starts at once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Match, Seat
+from games.registry import find_game
+from games.services import deadlines
+from games.services.store import Changes, MoveRefused, load, lock
+
+TIME_CONTROLS = {
+    "1h": timedelta(hours=1),
+    "12h": timedelta(hours=12),
+    "1d": timedelta(days=1),
+    "3d": timedelta(days=3),
+    "7d": timedelta(days=7),
+}
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+def game_options(game: str, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options as the game stores them; MoveRefused with the game's reason if invalid."""
+    try:
+        rules = find_game(game)
+        return rules.dump_options(rules.options({**options, "players": players}))
+    except ValueError as exc:
+        raise MoveRefused(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+
+
+def check_match_settings(
+    creator,
+    *,
+    game: str = "nmbr9",
+    players: int,
+    time_control: str,
+    invite: list[str],
+    open: bool,
+    options: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, User], dict[str, Any]]:
+    """Refuse settings a match cannot have; return the invited players by name and the
+    options as the game stores them."""
+    try:
+        rules = find_game(game)
+    except ValueError:
+        raise MoveRefused("Choose a game.") from None
+    low, high = max(2, rules.players.start), rules.players.stop - 1
+    if not low <= players <= high:
+        raise MoveRefused(f"A match of {rules.name} has {low} to {high} players.")
+    if time_control not in TIME_CONTROLS:
+        raise MoveRefused("Choose a time per move.")
+    stored = game_options(game, players, options or {})
+    names = list(dict.fromkeys(name.strip() for name in invite if name.strip()))
+    if len(names) > players - 1:
+        raise MoveRefused(f"A {players}-player match has room for {players - 1} invitations.")
+    found = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
+    missing = [n for n in names if n.lower() not in found]
+    if missing:
+        raise MoveRefused(f"No player is called {missing[0]}.")
+    if any(u.pk == creator.pk for u in found.values()):
+        raise MoveRefused("You are already in the match; invite somebody else.")
+    if not open and len(names) < players - 1:
+        raise MoveRefused("Invite a player for every seat, or open the match in the lobby.")
+    return {name: found[name.lower()] for name in names}, stored
+
+
+@transaction.atomic
+def start_solo(
+    player,
+    *,
+    game: str = "nmbr9",
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    kind: str = Match.Kind.SOLO,
+    puzzle=None,
+    daily: bool = False,
+) -> Match:
+    """A game for one player, started at once (a solo game, or an attempt at a puzzle)."""
+    match = Match.objects.create(
+        kind=kind,
+        game=game,
+        options=game_options(game, 1, options or {}),
+        status=Match.Status.ACTIVE,
+        seed=new_seed() if seed is None else seed,
+        puzzle=puzzle,
+        daily=daily,
+        players=1,
+        created_by=player,
+        started=timezone.now(),
+    )
+    seat = Seat.objects.create(match=match, player=player, index=0)
+    record = load(match, [seat])
+    seat.progress = record.rules.progress(record.state, 0)
+    seat.save(update_fields=["progress"])
+    return match
+
+
+def create_match(
+    creator,
+    *,
+    game: str = "nmbr9",
+    players: int,
+    time_control: str,
+    rated: bool,
+    options: Mapping[str, Any] | None = None,
+    invite: list[str] = (),
+    open: bool = False,
+    seed: int | None = None,
+    puzzle=None,
+) -> Match:
+    """A match waiting for its seats: the creator's, invited players', open ones.
+
+    With a ``puzzle`` it is a challenge: everybody plays that puzzle's deal.
+    """
+    if puzzle is not None:
+        game, options, seed = "nmbr9", {"pace": "free", "puzzle": True}, puzzle.seed
+    invited, stored = check_match_settings(
+        creator,
+        game=game,
+        players=players,
+        time_control=time_control,
+        invite=invite,
+        open=open,
+        options=options,
+    )
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=Match.Kind.MATCH if puzzle is None else Match.Kind.CHALLENGE,
+            game=game,
+            options=stored,
+            puzzle=puzzle,
+            status=Match.Status.WAITING,
+            seed=new_seed() if seed is None else seed,
+            players=players,
+            rated=rated,
+            open=open,
+            time_per_move=TIME_CONTROLS[time_control],
+            created_by=creator,
+        )
+        Seat.objects.create(match=match, player=creator, index=0)
+        changes = Changes()
+        for index, user in enumerate(invited.values(), start=1):
+            Seat.objects.create(match=match, player=user, index=index, state=Seat.State.INVITED)
+            changes.notify(
+                user.pk, match, f"{creator.username} invites you to a {players}-player match."
+            )
+        changes.flush()
+    return match
+
+
+def join(match_id: int, player) -> Match:
+    """Take an open seat, or accept an invitation; the match starts when every seat is taken."""
+    with transaction.atomic():
+        record = lock(match_id)
+        match, seats = record.match, record.seats
+        if match.status != Match.Status.WAITING:
+            raise MoveRefused("This match is not waiting for players.")
+        mine = next((s for s in seats if s.player_id == player.pk), None)
+        if mine is not None:
+            if mine.state != Seat.State.INVITED:
+                raise MoveRefused("You are already in this match.")
+            mine.state = Seat.State.PLAYING
+            mine.save(update_fields=["state"])
+        else:
+            if not match.open or len(seats) >= match.players:
+                raise MoveRefused("This match has no free seat.")
+            seat = Seat.objects.create(match=match, player=player, index=len(seats))
+            seat._stored = {}
+            seats.append(seat)
+        if len(seats) == match.players and all(s.state == Seat.State.PLAYING for s in seats):
+            _start(record)
+    return match
+
+
+def _start(record) -> None:
+    match = record.match
+    now = timezone.now()
+    match.status = Match.Status.ACTIVE
+    match.started = now
+    match.save(update_fields=["status", "started"])
+    changes = Changes()
+    deadlines.settle(record, changes, now)
+    changes.flush()
+
+
+def decline(match_id: int, player) -> None:
+    """An invited player says no: the match is called off."""
+    with transaction.atomic():
+        record = lock(match_id)
+        seat = record.seat_of(player)
+        if record.match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
+            raise MoveRefused("There is no invitation of yours to decline here.")
+        cancel_match(record.match, record.seats, f"{player.username} declined the match.")
+
+
+def cancel(match_id: int, player) -> None:
+    with transaction.atomic():
+        record = lock(match_id)
+        if record.match.created_by_id != player.pk:
+            raise MoveRefused("Only the player who created the match can cancel it.")
+        if record.match.status != Match.Status.WAITING:
+            raise MoveRefused("The match has started; resign instead.")
+        cancel_match(record.match, record.seats, f"{player.username} cancelled the match.")
+
+
+def cancel_match(match: Match, seats: list[Seat], text: str) -> None:
+    match.status = Match.Status.CANCELLED
+    match.finished = timezone.now()
+    match.save(update_fields=["status", "finished"])
+    changes = Changes()
+    for seat in seats:
+        changes.notify(seat.player_id, match, text)
+    changes.flush()

@@ -1,0 +1,171 @@
+"""Playing: looking at a match, making a move, resigning, more time, a player's choices.
+
+There is one way to act in any game: ``play(match_id, user, text, expected_ply)``. ``text``
+is the move in the game's notation; ``expected_ply`` is the number of moves the player's
+page knew of. A page that is out of date is noticed: if the player has moved since, the same
+move again (a double submit) is answered as the first one was, and any other is refused.
+Every answer is a ``MatchView``: what the player may see, never the game's state.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import visibility
+from games.contract import LEAVE, IllegalMove
+from games.models import Match, Notification, Profile, Seat
+from games.services import deadlines
+from games.services.store import Changes, MatchView, MoveRefused, load, lock, view_of
+
+EXTENSION = timedelta(days=1)
+
+
+def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
+    """A match as ``user`` may look at it: the match, its seats and the user's own seat.
+
+    Raises Match.DoesNotExist for a match they may not know of, and
+    ``visibility.Hidden`` for one that would show them a puzzle order still secret to them.
+    """
+    match = Match.objects.select_related("puzzle").get(pk=match_id)
+    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    seat = next((s for s in seats if user.is_authenticated and s.player_id == user.pk), None)
+    visibility.check_match_visible(user, match, seat)
+    return match, seats, seat
+
+
+def view_match(match_id: int, user) -> MatchView:
+    """What ``user`` may see of the match (their own seat's view, or a spectator's)."""
+    match, seats, seat = open_match(match_id, user)
+    if match.status in (Match.Status.WAITING, Match.Status.CANCELLED):
+        return MatchView(match, seats, seat, None, None, 0)
+    return view_of(load(match, seats), seat)
+
+
+def play(match_id: int, user, text: str, expected_ply: int) -> MatchView:
+    """``user`` makes the move written ``text`` in the match; MoveRefused with the reason if
+    they may not. Raises Seat.DoesNotExist when ``user`` has no seat in the match."""
+    try:
+        with transaction.atomic():
+            record = lock(match_id)
+            match = record.match
+            seat = record.seat_of(user)
+            if not 0 <= expected_ply <= record.ply:
+                raise MoveRefused("The page is out of date: look at the match again.")
+            since = [m for m in record.moves[expected_ply:] if m.seat_id == seat.pk]
+            if since:
+                return _answered_already(record, seat, since[0], text)
+            if match.status == Match.Status.FINISHED:
+                raise MoveRefused("This game is over.")
+            if match.status != Match.Status.ACTIVE:
+                raise MoveRefused("This match has not started.")
+            if seat.has_left:
+                raise MoveRefused("You have left this match.")
+            try:
+                move = record.rules.parse_move(text)
+                record.state = record.rules.apply(record.state, seat.index, move)
+            except IllegalMove as exc:
+                raise MoveRefused(exc.reason, code=exc.code, **exc.params) from None
+            changes = Changes()
+            changes.move(record, seat, str(move))
+            seat.strikes = 0
+            seat.overdue = False
+            seat.mail_at = None
+            seat.mail_reminder = False
+            deadlines.settle(record, changes, timezone.now(), moved=seat)
+            changes.flush()
+            return view_of(record, seat)
+    except IntegrityError:
+        # Somebody else's move took this ply first: answer from what is stored now.
+        record = load(Match.objects.get(pk=match_id))
+        seat = record.seat_of(user)
+        mine = [m for m in record.moves[expected_ply:] if m.seat_id == seat.pk]
+        if mine:
+            return _answered_already(record, seat, mine[0], text)
+        raise MoveRefused("Somebody moved at the same time: try again.") from None
+
+
+def _answered_already(record, seat: Seat, made, text: str) -> MatchView:
+    """The player's page was out of date: they have moved since it was drawn."""
+    try:
+        same = str(record.rules.parse_move(text)) == made.text
+    except IllegalMove:
+        same = False
+    if not same:
+        raise MoveRefused("You have moved since this page was drawn: look at it again.")
+    return view_of(record, seat)
+
+
+def resign(match_id: int, user) -> None:
+    with transaction.atomic():
+        record = lock(match_id)
+        seat = record.seat_of(user)
+        if record.match.status != Match.Status.ACTIVE or seat.has_left:
+            raise MoveRefused("You can only resign from a match you are playing.")
+        try:
+            record.state = record.rules.leave(record.state, seat.index)
+        except IllegalMove:
+            raise MoveRefused("You have made all your moves: your score stands.") from None
+        changes = Changes()
+        changes.move(record, seat, LEAVE)
+        seat.state = Seat.State.RESIGNED
+        seat.deadline = None
+        for other in record.seats:
+            if other.pk != seat.pk:
+                changes.notify(other.player_id, record.match, f"{user.username} resigned.")
+        deadlines.settle(record, changes, timezone.now(), moved=seat)
+        changes.flush()
+
+
+def extend(match_id: int, user) -> datetime:
+    """Push the player's own deadline back by a day (a limited number of times)."""
+    with transaction.atomic():
+        record = lock(match_id)
+        seat = record.seat_of(user)
+        if seat.deadline is None or record.match.status != Match.Status.ACTIVE:
+            raise MoveRefused("You have no running deadline to extend.")
+        if seat.extensions_left == 0:
+            raise MoveRefused("You have used all your extensions in this match.")
+        seat.deadline += EXTENSION
+        seat.extensions_left -= 1
+        seat.remind_at = seat.deadline - record.match.time_per_move * (1 - deadlines.REMIND_AT)
+        seat.reminded = False
+        changes = Changes()
+        changes.save([seat])
+        changes.flush()
+        return seat.deadline
+
+
+def set_prefs(match_id: int, user, **prefs) -> None:
+    """The player's standing choices for this match (e.g. ``always_pass``)."""
+    with transaction.atomic():
+        record = lock(match_id)
+        seat = record.seat_of(user)
+        seat.prefs = {**seat.prefs, **prefs}
+        seat.save(update_fields=["prefs"])
+        if record.match.status == Match.Status.ACTIVE:
+            changes = Changes()
+            deadlines.settle(record, changes, timezone.now())
+            changes.flush()
+
+
+def seen(match: Match, seat: Seat | None) -> None:
+    """The player of ``seat`` has the match in front of them: its "your move" notification
+    is read, and no e-mail about it is due any more."""
+    if seat is None or match.is_solo:
+        return
+    Notification.objects.filter(
+        player_id=seat.player_id, match=match, kind=Notification.Kind.MOVE, read=False
+    ).update(read=True)
+    if seat.mail_at is not None:
+        Seat.objects.filter(pk=seat.pk).update(mail_at=None, mail_reminder=False)
+        seat.mail_at, seat.mail_reminder = None, False
+
+
+def touch(player, *, now: datetime | None = None) -> None:
+    """Note that ``player`` is on the site now (e-mails wait while they are)."""
+    now = now or timezone.now()
+    if not Profile.objects.filter(player=player).update(last_seen=now):
+        Profile.objects.get_or_create(player=player, defaults={"last_seen": now})

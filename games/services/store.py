@@ -1,0 +1,339 @@
+"""Stored matches as their game sees them, and the writes a change makes.
+
+A ``Record`` is a match with its seats and moves, replayed through its game
+(``games.registry``) into the game's state. Every change to a match locks the match row
+first (``lock``), so changes to one match never interleave and no two ever deadlock, and
+collects what it writes in a ``Changes``, written together when the change is done:
+new moves and notifications in one statement each, changed seats with one statement per set
+of changed fields.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+
+from games.contract import LEAVE, Rules
+from games.models import Match, Move, Notification, Seat
+from games.registry import find_game
+
+#: The fields of a seat that a change may write.
+SEAT_FIELDS = (
+    "state",
+    "progress",
+    "score",
+    "rank",
+    "deadline",
+    "turn",
+    "strike",
+    "overdue",
+    "strikes",
+    "total_strikes",
+    "reminded",
+    "remind_at",
+    "mail_at",
+    "mail_reminder",
+    "extensions_left",
+)
+
+
+class MoveRefused(ValueError):
+    """A request that cannot be carried out; ``str()`` says why. ``code`` and ``params``
+    name the reason, as a game's refusals do (``games.contract.IllegalMove``)."""
+
+    def __init__(self, reason: str, *, code: str = "", **params: Any) -> None:
+        super().__init__(reason)
+        self.code = code or reason
+        self.params = params
+
+
+def rules_of(match: Match) -> Rules:
+    return find_game(match.game)
+
+
+def options_of(match: Match):
+    """The match's options as its game reads them."""
+    return rules_of(match).options({**match.options, "players": match.players})
+
+
+@dataclass(slots=True)
+class Record:
+    """A stored match and its game's state after its moves."""
+
+    match: Match
+    seats: list[Seat]
+    moves: list[Move]
+    rules: Rules
+    state: Any
+
+    @property
+    def ply(self) -> int:
+        """How many moves the match has (the number of the next one)."""
+        return len(self.moves)
+
+    def seat_of(self, user) -> Seat:
+        for seat in self.seats:
+            if seat.player_id == user.pk:
+                return seat
+        raise Seat.DoesNotExist
+
+    def apply(self, seat: Seat, text: str):
+        """Make the move written ``text`` for ``seat`` in the state (a game's IllegalMove if
+        it may not be made); returns the move as the game reads it."""
+        if text == LEAVE:
+            self.state = self.rules.leave(self.state, seat.index)
+            return LEAVE
+        move = self.rules.parse_move(text)
+        self.state = self.rules.apply(self.state, seat.index, move)
+        return move
+
+
+#: Recently replayed states by (match, options, every move made): a match's moves are only
+#: ever added to, so the same key always means the same state.
+_replayed: OrderedDict[tuple, Any] = OrderedDict()
+_REPLAYED = 256
+_replaying = threading.Lock()
+
+
+def _key(match: Match, seats: list[Seat], moves: list[Move]) -> tuple:
+    index = {seat.pk: seat.index for seat in seats}
+    made = tuple((index[m.seat_id], m.text) for m in moves)
+    return (match.pk, match.game, match.seed, match.players, repr(match.options), made)
+
+
+def replay(
+    match: Match,
+    seats: list[Seat],
+    moves: list[Move],
+    *,
+    shared: bool = False,
+    keep: bool = True,
+) -> Record:
+    """The match's state, from its seed and options and its moves in order.
+
+    ``shared``: the state may be one that other readers hold too, so it must not be changed
+    (for pages); otherwise it is the caller's own. ``keep``: remember it for the next time
+    (not for a batch of many matches, which would only push out the ones being looked at).
+    """
+    rules = rules_of(match)
+    if not keep:
+        return _replay(match, seats, moves, rules)
+    key = _key(match, seats, moves)
+    with _replaying:
+        known = _replayed.get(key)
+        if known is not None:
+            _replayed.move_to_end(key)
+    if known is not None:
+        state = known if shared else copy.deepcopy(known)
+        return Record(match, seats, moves, rules, state)
+    record = _replay(match, seats, moves, rules)
+    with _replaying:
+        _replayed[key] = record.state if shared else copy.deepcopy(record.state)
+        while len(_replayed) > _REPLAYED:
+            _replayed.popitem(last=False)
+    return record
+
+
+def _replay(match: Match, seats: list[Seat], moves: list[Move], rules: Rules) -> Record:
+    state = rules.setup(match.players, match.seed, options_of(match))
+    record = Record(match, seats, moves, rules, state)
+    by_pk = {seat.pk: seat for seat in seats}
+    for move in moves:
+        record.apply(by_pk[move.seat_id], move.text)
+    return record
+
+
+def moves_of(match: Match) -> list[Move]:
+    return list(Move.objects.filter(match=match).order_by("ply"))
+
+
+def load(match: Match, seats: list[Seat] | None = None) -> Record:
+    """A match replayed as it is stored now, for reading: nothing is locked, and its state
+    must not be changed."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    return replay(match, seats, moves_of(match), shared=True)
+
+
+def lock(match_id: int) -> Record:
+    """The match, locked until the transaction ends, replayed into a state of the caller's
+    own. Raises Match.DoesNotExist."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    remember(seats)
+    return replay(match, seats, moves_of(match))
+
+
+def remember(seats: list[Seat]) -> None:
+    """Note the seats' fields as read, so that only what changes is written."""
+    for seat in seats:
+        seat._stored = {name: getattr(seat, name) for name in SEAT_FIELDS}
+
+
+class Changes:
+    """What a change writes: moves, notifications, seat and match fields, and any other
+    write (``later``), collected and then written together by ``flush`` (one change, or a
+    whole batch of expiries). Until then nothing is written, so ``undo`` forgets a part of
+    it completely."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+        self.notifications: list[Notification] = []
+        self.your_move: list[tuple[int, Match]] = []
+        self.seats: dict[int, tuple[Seat, set[str]]] = {}
+        self.matches: dict[int, tuple[Match, set[str]]] = {}
+        self.after: list = []
+
+    def move(self, record: Record, seat: Seat, text: str, *, auto: bool = False) -> None:
+        """Keep ``text`` as the record's next move (already applied to its state)."""
+        move = Move(
+            match=record.match,
+            ply=record.ply,
+            seat=seat,
+            text=text,
+            auto=auto,
+            created=timezone.now(),
+        )
+        record.moves.append(move)
+        self.moves.append(move)
+
+    def notify(self, player_id: int, match: Match | None, text: str) -> None:
+        self.notifications.append(Notification(player_id=player_id, match=match, text=text[:200]))
+
+    def notify_your_move(self, player_id: int, match: Match) -> None:
+        self.your_move.append((player_id, match))
+
+    def save_match(self, match: Match, *fields: str) -> None:
+        self.matches.setdefault(match.pk, (match, set()))[1].update(fields)
+
+    def later(self, write) -> None:
+        """Call ``write()`` when the changes are written."""
+        self.after.append(write)
+
+    def save(self, seats: list[Seat]) -> None:
+        """Write the fields of each seat that changed since they were read."""
+        for seat in seats:
+            stored = getattr(seat, "_stored", {})
+            values = {name: getattr(seat, name) for name in SEAT_FIELDS}
+            changed = {name for name, value in values.items() if stored.get(name, seat) != value}
+            if changed:
+                self.seats.setdefault(seat.pk, (seat, set()))[1].update(changed)
+            seat._stored = values
+
+    def mark(self) -> tuple:
+        """Where the writes stand now, for ``undo``."""
+        return (
+            len(self.moves),
+            len(self.notifications),
+            len(self.your_move),
+            set(self.seats),
+            set(self.matches),
+            len(self.after),
+        )
+
+    def undo(self, mark: tuple) -> None:
+        """Forget every write collected since ``mark``."""
+        moves, notifications, your_move, seats, matches, after = mark
+        del self.moves[moves:]
+        del self.notifications[notifications:]
+        del self.your_move[your_move:]
+        for seat_id in set(self.seats) - seats:
+            del self.seats[seat_id]
+        for match_id in set(self.matches) - matches:
+            del self.matches[match_id]
+        del self.after[after:]
+
+    def flush(self) -> None:
+        for match, fields in self.matches.values():
+            match.save(update_fields=sorted(fields))
+        Move.objects.bulk_create(self.moves)
+        Notification.objects.bulk_create(self.notifications)
+        _your_move_notifications(self.your_move)
+        groups: dict[tuple[str, ...], list[Seat]] = defaultdict(list)
+        for seat, fields in self.seats.values():
+            groups[tuple(sorted(fields))].append(seat)
+        for fields, seats in groups.items():
+            _update_seats(seats, fields)
+        for write in self.after:
+            write()
+        self.__init__()
+
+
+def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
+    """Write ``fields`` of many seats with one statement sent for all rows at once.
+
+    ``executemany`` sends the rows together (psycopg pipelines them), where
+    ``bulk_update`` would build a CASE expression per row and field in Python.
+    """
+    meta = Seat._meta
+    columns = [meta.get_field(name) for name in fields]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    rows = [
+        [column.get_db_prep_save(getattr(seat, column.attname), connection) for column in columns]
+        + [seat.pk]
+        for seat in seats
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+def _your_move_notifications(pairs: list[tuple[int, Match]]) -> None:
+    """One unread "your move" per player and match: the one there is comes up to the top,
+    and only a player who has none gets a new one."""
+    if not pairs:
+        return
+    now = timezone.now()
+    unread = Notification.objects.filter(kind=Notification.Kind.MOVE, read=False)
+    match_ids = {match.pk for _, match in pairs}
+    existing = set(unread.filter(match_id__in=match_ids).values_list("player_id", "match_id"))
+    for player_id, match in pairs:
+        if (player_id, match.pk) in existing:
+            unread.filter(player_id=player_id, match=match).update(created=now)
+    fresh = {(player_id, match.pk): match for player_id, match in pairs}
+    Notification.objects.bulk_create(
+        Notification(
+            player_id=player_id,
+            match=match,
+            kind=Notification.Kind.MOVE,
+            text=f"Your move in {match}.",
+            created=now,
+        )
+        for (player_id, _), match in fresh.items()
+        if (player_id, match.pk) not in existing
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """A match as one user may see it: never the game's state, only its view for them.
+
+    ``seat`` is the user's own seat (None for a spectator); ``view`` is the game's view
+    for that seat (``Rules.view``); ``ply`` the number of moves made, which a move form
+    sends back so that a page that is out of date is noticed.
+    """
+
+    match: Match
+    seats: list[Seat]
+    seat: Seat | None
+    rules: Rules
+    view: Any
+    ply: int
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_player(self) -> bool:
+        return self.seat is not None
+
+
+def view_of(record: Record, seat: Seat | None) -> MatchView:
+    """What the player of ``seat`` (None: a spectator) may see of the record."""
+    view = record.rules.view(record.state, None if seat is None else seat.index)
+    return MatchView(record.match, record.seats, seat, record.rules, view, record.ply)

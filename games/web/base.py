@@ -1,0 +1,27 @@
+"""What every game's web adapter provides, and what they share.
+
+An adapter turns its game's view (``MatchView.view``) into a page and a page's forms into
+its game's moves; the generic views (``games.views``) do the rest: access, polling, the
+match's heading, log, standings and actions. An adapter has:
+
+- ``slug``: its game's; ``template``: the play area (a template with a ``turn`` partial
+  that previews swap); ``replay_template``; ``options_form``: the form of the game's options
+  on the new-match page (its cleaned data are the options);
+- ``describe(options)``: the options in a few words;
+- ``read_query(query)``: what a GET asks for besides the page (ValueError: a message);
+- ``context(match_view, **query)``: the template context of the play area;
+- ``preview_url(match_view, context)``: the address of a preview, for the browser history;
+- ``log(match_view)``: what happened, as far as the viewer may see it, newest first;
+- ``move(post)``: the move text a form posts and the ply its page knew (ValueError);
+- ``replay(match_view, query)``: the template context of a step of a finished match.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of a match's log: when (in the game's own terms) and what."""
+
+    round: int
+    text: str
