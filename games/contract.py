@@ -38,6 +38,10 @@ that continue the same turn (the plays of an nmbrs! turn) share one deadline. ``
 long the deadline is and whether missing it is a strike; when it passes the platform plays
 ``auto_move`` until the player owes nothing more for that turn.
 
+**Puzzles.** A game may also offer puzzles (``PuzzleRules``): a deal fixed by a seed, played
+alone with ``puzzle_options`` and measured against ``puzzle_par(seed)``, the best score a
+search finds knowing every secret of the deal.
+
 ``tests/contract/`` runs every registered game through random playouts that check all of this.
 """
 
@@ -54,6 +58,7 @@ __all__ = [
     "IllegalMove",
     "InvalidMove",
     "Outcome",
+    "PuzzleRules",
     "Rules",
     "View",
     "competition_ranks",
@@ -213,7 +218,7 @@ class Rules(Protocol[S, M, V, O]):
         ...
 
     def progress(self, state: S, player: int) -> int:
-        """How far ``player`` has got (tiles placed, turns played), for lists and logs."""
+        """How far ``player`` has got (the game counts it: decisions made, say), for lists."""
         ...
 
     def outcome(self, state: S) -> Outcome | None:
@@ -222,4 +227,23 @@ class Rules(Protocol[S, M, V, O]):
 
     def dump(self, state: S) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets included (for comparing states)."""
+        ...
+
+
+@runtime_checkable
+class PuzzleRules(Protocol):
+    """What a game adds to offer puzzles: fixed deals played alone, scored against par."""
+
+    #: The options of a game played on a puzzle (``Rules.options`` reads them).
+    puzzle_options: Mapping[str, Any]
+    #: ``Rules.progress`` of a player whose game on a puzzle is over.
+    puzzle_length: int
+
+    def puzzle_start(self, seed: int) -> str:
+        """What the puzzle of ``seed`` shows before the first move, as text the game's web
+        adapter reads back; it may be shown to anybody."""
+        ...
+
+    def puzzle_par(self, seed: int) -> int:
+        """The best score found for the puzzle of ``seed`` by a search that knows its secrets."""
         ...

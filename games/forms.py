@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
 from games.models import Profile
+from games.registry import DEFAULT_GAME
 
 
 class SignupForm(UserCreationForm):
@@ -34,7 +35,7 @@ class MatchForm(forms.Form):
     """A new match's settings; its game's options are a form of their own (``games.web``)."""
 
     game = forms.ChoiceField(
-        choices=_games, initial="nmbr9", required=False, widget=forms.HiddenInput
+        choices=_games, initial=DEFAULT_GAME, required=False, widget=forms.HiddenInput
     )
     players = forms.TypedChoiceField(
         choices=[(n, f"{n} players") for n in range(2, 9)], coerce=int, initial=2
@@ -61,7 +62,7 @@ class MatchForm(forms.Form):
     )
 
     def clean_game(self) -> str:
-        return self.cleaned_data.get("game") or "nmbr9"
+        return self.cleaned_data.get("game") or DEFAULT_GAME
 
     def clean_invite(self) -> list[str]:
         return usernames(self.cleaned_data["invite"])

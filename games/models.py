@@ -11,6 +11,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from games.registry import DEFAULT_GAME
+
 
 class Match(models.Model):
     class Kind(models.TextChoices):
@@ -26,7 +28,7 @@ class Match(models.Model):
         CANCELLED = "cancelled", "Cancelled"
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SOLO)
-    game = models.CharField(max_length=16, default="nmbr9", help_text="The game's slug.")
+    game = models.CharField(max_length=16, default=DEFAULT_GAME, help_text="The game's slug.")
     options = models.JSONField(default=dict, blank=True, help_text="The game's options.")
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True
@@ -78,7 +80,7 @@ class Match(models.Model):
 
 
 class Puzzle(models.Model):
-    """A fixed deal: the engine deals its order from ``seed``; its first tile is placed."""
+    """A fixed deal of the puzzle game (``games.registry.PUZZLE_GAME``), from ``seed``."""
 
     seed = models.BigIntegerField(unique=True)
     start = models.CharField(max_length=16, help_text="What lies on the display at the start.")
@@ -280,7 +282,7 @@ class Rating(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    game = models.CharField(max_length=16, default="nmbr9")
+    game = models.CharField(max_length=16, default=DEFAULT_GAME)
     pool = models.CharField(max_length=16, choices=Pool.choices, default=Pool.MATCH)
     value = models.FloatField(default=1500.0)
     games = models.PositiveIntegerField(default=0)
@@ -303,7 +305,7 @@ class RatingChange(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    game = models.CharField(max_length=16, default="nmbr9")
+    game = models.CharField(max_length=16, default=DEFAULT_GAME)
     pool = models.CharField(max_length=16, choices=Rating.Pool.choices)
     before = models.FloatField()
     after = models.FloatField()

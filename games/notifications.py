@@ -97,7 +97,7 @@ def _send_reminder(seat: Seat) -> None:
     send_mail(
         f"Time is running out in {seat.match}",
         f"Hello {seat.player.username},\n\nmost of your time for this move is used up.\n"
-        f"Play before {seat.deadline:%Y-%m-%d %H:%M} UTC, or a tile is placed for you:\n"
+        f"Play before {seat.deadline:%Y-%m-%d %H:%M} UTC, or a move is made for you:\n"
         f"{_url(seat)}\n",
         None,
         [seat.player.email],

@@ -33,7 +33,7 @@ from games.models import (
     RatingChange,
     Seat,
 )
-from games.registry import GAMES, find_game
+from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
 from games.services import MatchView, MoveRefused, puzzles
 from games.visibility import Hidden
 from games.web.charts import rating_chart_svg
@@ -175,17 +175,17 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
     stats = PlayerStats.objects.filter(player=player).first()
     held = {(r.game, r.pool): r for r in Rating.objects.filter(player=player)}
-    rating = held.get(("nmbr9", Rating.Pool.MATCH))
-    puzzle_rating = held.get(("nmbr9", Rating.Pool.PUZZLE))
+    rating = held.get((DEFAULT_GAME, Rating.Pool.MATCH))
+    puzzle_rating = held.get((PUZZLE_GAME, Rating.Pool.PUZZLE))
     others = [
         (find_game(game).name, r, ratings.is_provisional(r.games))
-        for (game, _), r in sorted(held.items())
-        if game != "nmbr9"
+        for (game, pool), r in sorted(held.items())
+        if r not in (rating, puzzle_rating)
     ]
     changes = list(
-        RatingChange.objects.filter(player=player, game="nmbr9", pool=Rating.Pool.MATCH).order_by(
-            "id"
-        )
+        RatingChange.objects.filter(
+            player=player, game=DEFAULT_GAME, pool=Rating.Pool.MATCH
+        ).order_by("id")
     )
     finished = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED)
     matches = finished.filter(match__kind=Match.Kind.MATCH)
@@ -213,7 +213,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """The best established players of a game's pool (``?game=``, ``?pool=``)."""
-    game = request.GET.get("game", "nmbr9")
+    game = request.GET.get("game", DEFAULT_GAME)
     pool = request.GET.get("pool", Rating.Pool.MATCH)
     try:
         name = find_game(game).name
@@ -236,7 +236,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         (slug, p, f"{rules.name}: {label}", slug == game and p == pool)
         for slug, rules in GAMES.items()
         for p, label in Rating.Pool.choices
-        if p == Rating.Pool.MATCH or slug == "nmbr9"
+        if p == Rating.Pool.MATCH or slug == PUZZLE_GAME
     ]
     context = {"leaders": leaders, "name": name, "pool": pool, "boards": boards}
     return render(request, "games/leaderboard.html", context)
@@ -256,7 +256,7 @@ def new_solo(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_match(request: HttpRequest) -> HttpResponse:
     """A new match of any game: the match's settings and the chosen game's options."""
-    game = request.POST.get("game") or request.GET.get("game") or "nmbr9"
+    game = request.POST.get("game") or request.GET.get("game") or DEFAULT_GAME
     try:
         adapter = web.adapter_for(game)
     except ValueError:
@@ -492,8 +492,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
 # ------------------------------------------------------------------ puzzles
 
 
-def _start_svg(puzzle: Puzzle) -> str:
-    return web.adapter_for("nmbr9").start_svg(puzzle)
+def _start(puzzle: Puzzle) -> dict:
+    """What the puzzle shows before play starts, as its game's adapter draws it."""
+    return web.adapter_for(PUZZLE_GAME).puzzle_start(puzzle)
 
 
 def _finished_puzzle(user, puzzle: Puzzle) -> bool:
@@ -513,7 +514,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         raise Http404("This puzzle is not published yet.")
     context = {
         "puzzle": puzzle,
-        "start_svg": _start_svg(puzzle),
+        "start": _start(puzzle),
         "show_par": _finished_puzzle(request.user, puzzle),
     }
     return render(request, "games/puzzle.html", context)
@@ -537,7 +538,7 @@ def daily(request: HttpRequest) -> HttpResponse:
     context = {
         "puzzle": puzzle,
         "day": day,
-        "start_svg": _start_svg(puzzle),
+        "start": _start(puzzle),
         "results": results,
         "show_par": _finished_puzzle(request.user, puzzle),
     }
@@ -600,7 +601,7 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
             error = str(exc) if isinstance(exc, MoveRefused) else "Pick one of the two puzzles."
     if offer.match_id is not None and not error:
         return redirect(offer.match)
-    choices = [(p, _start_svg(p)) for p in offer.puzzles]
+    choices = [(p, _start(p)) for p in offer.puzzles]
     context = {"offer": offer, "choices": choices, "error": error}
     return render(request, "games/challenge_offer.html", context, status=400 if error else 200)
 

@@ -20,11 +20,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
+from games.registry import puzzle_rules
 
 #: An offer left unpicked for this long no longer holds its two puzzles back.
 OFFER_DAYS = 3
-#: How far a player has got when their game on a puzzle is over (``Seat.progress``).
-PUZZLE_TILES = 20
 _OPEN = (Match.Status.WAITING, Match.Status.ACTIVE)
 
 
@@ -60,7 +59,7 @@ def secret_reason(user, puzzle: Puzzle) -> str | None:
         challenges = challenges.filter(
             player=user,
             state__in=(Seat.State.INVITED, Seat.State.PLAYING),
-            progress__lt=PUZZLE_TILES,
+            progress__lt=puzzle_rules().puzzle_length,
         )
         offers = offers.filter(challenger=user)
     if challenges.exists():

@@ -71,6 +71,14 @@ def test_a_practice_puzzle_starts_with_its_first_tile_placed(client, alice):
     assert f"data-current>{deal(11)[0][1]}<" in page
 
 
+def test_a_puzzle_page_shows_the_start_tile(client):
+    (p,) = make_puzzles(11)
+    start = puzzle_deal(11).start
+    page = client.get(reverse("puzzle", args=[p.pk])).text
+    assert f"Starts with a {start.number} in the centre." in page
+    assert page.count('data-number="') == 1
+
+
 def test_the_daily_is_published_once_per_day_however_often_or_late():
     make_puzzles(1, 2, 3)
     first = puzzles.publish_daily()

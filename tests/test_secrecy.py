@@ -203,7 +203,7 @@ def test_free_pace_log_does_not_tell_how_far_a_player_who_resigned_had_got(clien
     client.force_login(alice)
     page = client.get(match.get_absolute_url()).text
     assert "bob resigned." in page
-    rounds = re.findall(r'log-round">Round (\d+)</span> bob resigned', page)
+    rounds = re.findall(r'log-when">Round (\d+)</span> bob resigned', page)
     assert rounds == ["1"]
 
 

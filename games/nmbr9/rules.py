@@ -35,7 +35,9 @@ from typing import Any
 from games.contract import Due, Outcome, competition_ranks
 
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
+from .puzzle import par as search_par
 from .puzzle import puzzle as puzzle_deal
+from .setup import CARDS
 from .turn import InvalidTurn, Turn
 
 __all__ = ["RULES", "MatchOptions", "Nmbr9Rules"]
@@ -175,6 +177,20 @@ class Nmbr9Rules:
 
     def dump(self, state: Game) -> dict[str, Any]:
         return {**state.to_dict(), "deal": state.deal.to_dict()}
+
+    # ----------------------------------------------------------------- puzzles
+
+    #: A puzzle is a solitaire base game in free pace whose first tile lies in the centre.
+    puzzle_options = {"pace": "free", "puzzle": True}
+    #: The game on a puzzle is over when all its number tiles are placed.
+    puzzle_length = len(CARDS)
+
+    def puzzle_start(self, seed: int) -> str:
+        """The start tile's placement, such as ``3@0,0r1``."""
+        return str(puzzle_deal(seed).start)
+
+    def puzzle_par(self, seed: int) -> int:
+        return search_par(puzzle_deal(seed)).score
 
 
 #: The NMBR 9 game for ``games.registry``.

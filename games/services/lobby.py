@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Match, Seat
-from games.registry import find_game
+from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
 from games.services import deadlines
 from games.services.store import Changes, MoveRefused, load, lock
 
@@ -45,7 +45,7 @@ def game_options(game: str, players: int, options: Mapping[str, Any]) -> dict[st
 def check_match_settings(
     creator,
     *,
-    game: str = "nmbr9",
+    game: str = DEFAULT_GAME,
     players: int,
     time_control: str,
     invite: list[str],
@@ -82,7 +82,7 @@ def check_match_settings(
 def start_solo(
     player,
     *,
-    game: str = "nmbr9",
+    game: str = DEFAULT_GAME,
     options: Mapping[str, Any] | None = None,
     seed: int | None = None,
     kind: str = Match.Kind.SOLO,
@@ -90,6 +90,8 @@ def start_solo(
     daily: bool = False,
 ) -> Match:
     """A game for one player, started at once (a solo game, or an attempt at a puzzle)."""
+    if puzzle is not None:
+        game, options, seed = PUZZLE_GAME, puzzle_rules().puzzle_options, puzzle.seed
     match = Match.objects.create(
         kind=kind,
         game=game,
@@ -112,7 +114,7 @@ def start_solo(
 def create_match(
     creator,
     *,
-    game: str = "nmbr9",
+    game: str = DEFAULT_GAME,
     players: int,
     time_control: str,
     rated: bool,
@@ -127,7 +129,7 @@ def create_match(
     With a ``puzzle`` it is a challenge: everybody plays that puzzle's deal.
     """
     if puzzle is not None:
-        game, options, seed = "nmbr9", {"pace": "free", "puzzle": True}, puzzle.seed
+        game, options, seed = PUZZLE_GAME, puzzle_rules().puzzle_options, puzzle.seed
     invited, stored = check_match_settings(
         creator,
         game=game,

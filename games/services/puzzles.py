@@ -1,7 +1,7 @@
 """Puzzles, the daily puzzle and puzzle challenges: the service functions that change them.
 
-A puzzle is an NMBR 9 deal fixed by a seed, which the game plays with its "puzzle" option
-(its order, and the start it shows before play starts, follow from the seed). Playing a
+A puzzle is a deal of the puzzle game (``games.registry.puzzle_rules``) fixed by a seed; a
+game on it is played with the game's ``puzzle_options``. Playing a
 puzzle is a one-seat match of kind PUZZLE; a challenge is a match of kind CHALLENGE on a
 puzzle's deal.
 """
@@ -17,8 +17,7 @@ from django.utils import timezone
 
 from games import queue, visibility
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
-from games.nmbr9.puzzle import par as search_par
-from games.nmbr9.puzzle import puzzle as puzzle_deal
+from games.registry import PUZZLE_GAME, puzzle_rules
 from games.services import lobby
 from games.services.store import MoveRefused, lock
 
@@ -31,10 +30,6 @@ def today() -> date:
     return timezone.now().date()
 
 
-#: The options of a game on a puzzle.
-PUZZLE_OPTIONS = {"pace": "free", "puzzle": True}
-
-
 def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None) -> list[Puzzle]:
     """Make ``count`` new puzzles from fresh seeds; their par is computed by Celery."""
     made = []
@@ -45,7 +40,7 @@ def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None)
         with transaction.atomic():
             queued = timezone.now()
             puzzle = Puzzle.objects.create(
-                seed=seed, start=str(puzzle_deal(seed).start), par_queued=queued
+                seed=seed, start=puzzle_rules().puzzle_start(seed), par_queued=queued
             )
             queue.send("games.tasks.compute_par", puzzle.pk, queued.isoformat())
         made.append(puzzle)
@@ -70,7 +65,7 @@ def compute_par(puzzle_id: int, *, token: str | None = None) -> int | None:
             par_queued=timezone.now()
         ):
             return None
-    score = search_par(puzzle_deal(puzzle.seed)).score
+    score = puzzle_rules().puzzle_par(puzzle.seed)
     Puzzle.objects.filter(pk=puzzle_id, par=None).update(par=score)
     return score
 
@@ -83,8 +78,6 @@ def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
         visibility.check_may_practice(player, puzzle)
     return lobby.start_solo(
         player,
-        options=PUZZLE_OPTIONS,
-        seed=puzzle.seed,
         kind=Match.Kind.PUZZLE,
         puzzle=puzzle,
         daily=daily,
@@ -184,11 +177,12 @@ def offer_challenge(
     invited has played, and that never were daily puzzles (their games are public)."""
     invited, _ = lobby.check_match_settings(
         challenger,
+        game=PUZZLE_GAME,
         players=players,
         time_control=time_control,
         invite=invite,
         open=open,
-        options=PUZZLE_OPTIONS,
+        options=puzzle_rules().puzzle_options,
     )
     excluded = played_puzzles(challenger, *invited.values())
     candidates = list(

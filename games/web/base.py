@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One line of a match's log: when (in the game's own terms) and what."""
+    """One line of a match's log: when (in the game's own terms, "Round 3") and what."""
 
-    round: int
+    when: str
     text: str

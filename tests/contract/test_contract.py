@@ -12,7 +12,15 @@ import random
 
 import pytest
 
-from games.contract import LEAVE, Due, IllegalMove, Outcome, Rules, competition_ranks
+from games.contract import (
+    LEAVE,
+    Due,
+    IllegalMove,
+    Outcome,
+    PuzzleRules,
+    Rules,
+    competition_ranks,
+)
 from games.registry import GAMES, find_game
 
 #: (players, options) per game; each game's own issue adds its cases.
@@ -41,6 +49,8 @@ CASES: dict[str, list[tuple[int, dict]]] = {
         (3, {"pace": "free", "variant": "two_of_three", "fillers": True, "specials": "random2"}),
         (2, {"variant": "level_to_level"}),
         (4, {"variant": "level_to_level", "fillers": True, "specials": ["reserve", "one"]}),
+        (1, {"pace": "free", "puzzle": True}),
+        (3, {"pace": "free", "puzzle": True}),
     ],
 }
 
@@ -181,3 +191,26 @@ def test_every_registered_game_has_cases():
 def test_find_game_refuses_an_unknown_slug():
     with pytest.raises(ValueError, match="unsupported game"):
         find_game("chess")
+
+
+PUZZLE_GAMES = [slug for slug, rules in GAMES.items() if isinstance(rules, PuzzleRules)]
+
+
+def test_the_site_has_a_puzzle_game():
+    assert PUZZLE_GAMES
+
+
+@pytest.mark.parametrize("slug", PUZZLE_GAMES)
+def test_a_game_on_a_puzzle_is_played_alone_to_its_length(slug):
+    rules = find_game(slug)
+    for seed in SEEDS:
+        start = rules.puzzle_start(seed)
+        assert isinstance(start, str) and start == rules.puzzle_start(seed)
+        state, log, _ = playout(rules, 1, seed, dict(rules.puzzle_options), leave_at=None)
+        assert rules.progress(state, 0) == rules.puzzle_length
+        assert rules.outcome(state).scores == (rules.score(state, 0),)
+        # Par knows the order: the fallback's moves never beat it.
+        fallback = _setup(rules, 1, seed, dict(rules.puzzle_options))
+        while rules.to_move(fallback):
+            fallback = rules.apply(fallback, 0, rules.auto_move(fallback, 0))
+        assert rules.puzzle_par(seed) >= rules.score(fallback, 0)

@@ -229,14 +229,15 @@ class Nmbr9Web:
             numbers = [(p, level) for p, level in display.tiles if p.number is not None]
             for round, (placement, level) in enumerate(numbers, start=1):
                 text = f"{name} placed a {placement.number} on level {level}."
-                entries.append((round, display.player, LogEntry(round, text)))
+                entries.append((round, display.player, LogEntry(f"Round {round}", text)))
         for seat in seats:
             if seat.has_left:
                 verb = "resigned" if seat.state == Seat.State.RESIGNED else "was dropped"
                 round = seat.progress + (seat.state == Seat.State.RESIGNED)
                 if horizon is not None:
                     round = min(round, horizon)
-                entries.append((round, 99, LogEntry(round, f"{seat.player.username} {verb}.")))
+                text = f"{seat.player.username} {verb}."
+                entries.append((round, 99, LogEntry(f"Round {round}", text)))
         entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
         return [entry for _, _, entry in entries]
 
@@ -280,10 +281,14 @@ class Nmbr9Web:
 
     # ----------------------------------------------------------------- puzzles
 
-    def start_svg(self, puzzle) -> str:
-        """The display a puzzle starts from."""
-        board = Board.from_placements([Placement.parse(puzzle.start)])
-        return board_svg(board, title=f"Start of {puzzle}", css_class="board small")
+    def puzzle_start(self, puzzle) -> dict[str, str]:
+        """The display a puzzle starts from: ``svg`` and a sentence, ``text``."""
+        start = Placement.parse(puzzle.start)
+        board = Board.from_placements([start])
+        return {
+            "svg": board_svg(board, title=f"Start of {puzzle}", css_class="board small"),
+            "text": f"Starts with a {start.number} in the centre.",
+        }
 
 
 def _first_rounds(tiles, rounds: int):

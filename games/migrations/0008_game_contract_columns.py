@@ -5,7 +5,7 @@ from django.db.models import deletion
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0006_game_contract")]
+    dependencies = [("games", "0007_game_contract_data")]
 
     operations = [
         migrations.RemoveField(model_name="move", name="round"),

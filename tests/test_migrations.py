@@ -1,0 +1,165 @@
+"""Matches stored before games had a contract keep replaying exactly, and can be played on."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games import services
+from games.models import Match, Move, Rating, Seat
+from games.nmbr9 import Game, Turn
+from games.nmbr9.policy import choose
+from games.nmbr9.puzzle import puzzle as puzzle_deal
+from games.registry import puzzle_rules
+
+BEFORE = [("games", "0005_notifications_mail_and_leases")]
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def old_apps():
+    """The app registry as it was before the contract; the latest schema is restored after."""
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    executor.migrate(BEFORE)
+    yield executor.loader.project_state(BEFORE).apps
+    executor = MigrationExecutor(connection)
+    executor.migrate(latest)
+
+
+def migrate_to_latest():
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def _place(game: Game, player: int):
+    """The policy's placement for ``player``'s current number, played on ``game``; the
+    placement and the level it lands on."""
+    placement = choose(game.board(player), game.current_number(player))
+    level = game.board(player).level_of(placement)
+    game.play(player, Turn.parse(f"place {placement}"))
+    return placement, level
+
+
+def test_old_matches_replay_exactly_and_go_on(old_apps):
+    User = old_apps.get_model("auth", "User")
+    OldMatch = old_apps.get_model("games", "Match")
+    OldSeat = old_apps.get_model("games", "Seat")
+    OldMove = old_apps.get_model("games", "Move")
+    OldPuzzle = old_apps.get_model("games", "Puzzle")
+    OldRating = old_apps.get_model("games", "Rating")
+    alice = User.objects.create(username="alice")
+    bob = User.objects.create(username="bob")
+
+    # A two-player match in rounds, one card removed: three rounds, bob resigns, alice
+    # plays two more rounds alone.
+    match = OldMatch.objects.create(
+        kind="match",
+        pace="rounds",
+        status="active",
+        seed=4242,
+        players=2,
+        removed=1,
+        rated=True,
+        created_by=alice,
+    )
+    seats = [
+        OldSeat.objects.create(match=match, player=alice, index=0),
+        OldSeat.objects.create(match=match, player=bob, index=1),
+    ]
+    game = Game(2, seed=4242, pace="rounds", removed=1)
+    expected = Game(2, seed=4242, pace="rounds", removed=1)
+    moves = []
+
+    def place(player: int, round: int) -> None:
+        placement, level = _place(game, player)
+        expected.play(player, Turn.parse(f"place {placement}"))
+        OldMove.objects.create(
+            seat=seats[player],
+            round=round,
+            number=placement.number,
+            x=placement.x,
+            y=placement.y,
+            rotation=placement.rotation,
+            level=level,
+        )
+        moves.append((player, f"place {placement}"))
+
+    for round in (1, 2, 3):
+        place(0, round)
+        place(1, round)
+    expected.resign(1)
+    game.resign(1)
+    moves.append((1, "leave"))
+    for round in (4, 5):
+        place(0, round)
+    OldSeat.objects.filter(pk=seats[0].pk).update(placed=5, score=game.score(0))
+    OldSeat.objects.filter(pk=seats[1].pk).update(
+        placed=3, score=game.score(1), state="resigned", left_after=6
+    )
+
+    # A puzzle attempt: the start tile was stored as the move of round 1.
+    deal = puzzle_deal(77)
+    puzzle = OldPuzzle.objects.create(seed=77, start=str(deal.start))
+    attempt = OldMatch.objects.create(
+        kind="puzzle",
+        pace="free",
+        status="active",
+        seed=77,
+        players=1,
+        puzzle=puzzle,
+        created_by=alice,
+    )
+    seat = OldSeat.objects.create(match=attempt, player=alice, index=0)
+    solo = Game(1, seed=77, pace="free")
+    solo_moves = []
+    for round in range(1, 5):
+        if round == 1:
+            placement, level = deal.start, 0
+            solo.play(0, Turn.parse(f"place {placement}"))
+        else:
+            placement, level = _place(solo, 0)
+            solo_moves.append((0, f"place {placement}"))
+        OldMove.objects.create(
+            seat=seat,
+            round=round,
+            number=placement.number,
+            x=placement.x,
+            y=placement.y,
+            rotation=placement.rotation,
+            level=level,
+        )
+    OldSeat.objects.filter(pk=seat.pk).update(placed=4, score=solo.score(0))
+    OldRating.objects.create(player=alice, pool="match", value=1612.5, games=3)
+
+    migrate_to_latest()
+
+    match = Match.objects.get(pk=match.pk)
+    assert match.game == "nmbr9"
+    assert match.options == {"pace": "rounds", "removed": 1}
+    stored = [(m.seat.index, m.text) for m in Move.objects.filter(match=match).order_by("ply")]
+    assert stored == moves
+    record = services.load(match)
+    assert record.rules.dump(record.state) == record.rules.dump(expected)
+    alice_seat, bob_seat = Seat.objects.filter(match=match).order_by("index")
+    assert (alice_seat.progress, bob_seat.progress) == (5, 3)
+    assert record.rules.to_move(record.state) == frozenset({0})
+
+    # The match goes on: alice's sixth round through the service, as from her page.
+    text = f"place {choose(expected.board(0), expected.current_number(0))}"
+    services.play(match.pk, alice_seat.player, text, len(moves))
+    assert Move.objects.filter(match=match).count() == len(moves) + 1
+    alice_seat.refresh_from_db()
+    assert alice_seat.progress == 6
+
+    attempt = Match.objects.get(pk=attempt.pk)
+    assert attempt.options == {"pace": "free", "removed": 0, "puzzle": True}
+    assert [(m.seat.index, m.text) for m in attempt.moves.order_by("ply")] == solo_moves
+    record = services.load(attempt)
+    assert record.state.board(0).placements == solo.board(0).placements
+    assert record.rules.score(record.state, 0) == solo.score(0)
+    assert attempt.seats.get().progress == 4
+
+    rating = Rating.objects.get(player__username="alice")
+    assert (rating.game, rating.pool, rating.value, rating.games) == ("nmbr9", "match", 1612.5, 3)
+    assert puzzle_rules().puzzle_start(77) == attempt.puzzle.start
