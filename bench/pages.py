@@ -92,6 +92,34 @@ def match_page(client: Client) -> None:
         report(name, times, queries)
 
 
+def plusplus_pages(player, client: Client, base_p95: float) -> None:
+    """A solo game with all three NMBR 9 ++ modules at its 20th tile, against the base."""
+    times, previews, queries = [], [], []
+    options = {"start_tiles": True, "fillers": True, "specials": ["one", "black"]}
+    for seed in range(10):
+        match = services.start_solo(player, seed=seed, options=options)
+        for _ in range(19):
+            record = services.load(match)
+            move = record.rules.auto_move(record.state, 0)
+            services.play(match.pk, player, str(move), record.ply)
+        url = match.get_absolute_url()
+        for _ in range(10):
+            with CaptureQueriesContext(connection) as ctx:
+                t0 = time.perf_counter()
+                response = client.get(url)
+                times.append(time.perf_counter() - t0)
+            assert response.status_code == 200 and "data-compose" in response.text
+            queries.append(len(ctx))
+            t0 = time.perf_counter()
+            response = client.get(url, {"piece": "F1", "x": 0, "y": 0, "rotation": 0}, **HTMX)
+            previews.append(time.perf_counter() - t0)
+            assert response.status_code == 200
+    report("++ game page, all modules", times, queries)
+    report("++ preview of a filler", previews, queries)
+    ratio = percentile([t * 1000 for t in times], 0.95) / base_p95
+    print(f"++ game page p95 / base game page p95: {ratio:.2f}   target <= 1.25")
+
+
 def main() -> None:
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
@@ -128,6 +156,7 @@ def main() -> None:
             assert response.status_code == 200
             queries.append(len(ctx))
         report("full game page", times, queries)
+        base_p95 = percentile([t * 1000 for t in times], 0.95)
 
         times, queries = [], []
         for match in matches:
@@ -142,6 +171,7 @@ def main() -> None:
             queries.append(len(ctx))
         report("placement (20th tile)", times, queries)
         match_page(client)
+        plusplus_pages(player, client, base_p95)
         print(f"database: {connection.vendor}")
     finally:
         teardown_databases(old, verbosity=0)

@@ -38,6 +38,10 @@ that continue the same turn (the plays of an nmbrs! turn) share one deadline. ``
 long the deadline is and whether missing it is a strike; when it passes the platform plays
 ``auto_move`` until the player owes nothing more for that turn.
 
+**Drafts.** A game whose move has several steps (an NMBR 9 ++ turn) may let a player see
+each step before they confirm the whole move (``DraftRules.draft``): the view after the
+steps so far, on a copy, with the first refused step's reason.
+
 **Puzzles.** A game may also offer puzzles (``PuzzleRules``): a deal fixed by a seed, played
 alone with ``puzzle_options`` and measured against ``puzzle_par(seed)``, the best score a
 search finds knowing every secret of the deal.
@@ -57,6 +61,7 @@ __all__ = [
     "Due",
     "IllegalMove",
     "InvalidMove",
+    "DraftRules",
     "Outcome",
     "PuzzleRules",
     "Rules",
@@ -227,6 +232,17 @@ class Rules(Protocol[S, M, V, O]):
 
     def dump(self, state: S) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets included (for comparing states)."""
+        ...
+
+
+@runtime_checkable
+class DraftRules(Protocol):
+    """What a game adds to let a player compose a move of several steps."""
+
+    def draft(self, state: Any, player: int, text: str) -> tuple[View, IllegalMove | None]:
+        """What ``player`` would see after the steps ``text`` ("" for none) of the move they
+        owe, carried out in order until one is refused; the state does not change. Returns
+        that view and the refusal (None if every step was accepted)."""
         ...
 
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("solo/new/", views.new_solo, name="new_solo"),
     path("match/new/", views.new_match, name="new_match"),
+    path("help/<slug:game>/", views.help_page, name="help"),
     path("game/<id:match_id>/", views.game, name="game"),
     path("game/<id:match_id>/play/", views.play, name="play"),
     path("game/<id:match_id>/join/", views.join, name="join"),

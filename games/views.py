@@ -246,10 +246,41 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def new_solo(request: HttpRequest) -> HttpResponse:
-    match = services.start_solo(request.user)
-    return redirect(match)
+    """A solo game: at once with the game's default options (a bare POST), or as chosen on
+    its form."""
+    game = request.POST.get("game") or request.GET.get("game") or DEFAULT_GAME
+    try:
+        adapter = web.adapter_for(game)
+    except ValueError:
+        raise Http404("No such game.") from None
+    posted = _posted(request)
+    chosen = posted is not None and any(k not in ("csrfmiddlewaretoken", "game") for k in posted)
+    options = adapter.options_form(posted if chosen else None)
+    error = ""
+    if request.method == "POST" and (not chosen or options.is_valid()):
+        try:
+            match = services.start_solo(
+                request.user, game=game, options=options.cleaned_data if chosen else {}
+            )
+            return redirect(match)
+        except MoveRefused as exc:
+            error = str(exc)
+    status = 400 if (chosen and options.errors) or error else 200
+    context = {"options": options, "error": error, "game": game}
+    return render(request, "games/new_solo.html", context, status=status)
+
+
+@require_GET
+def help_page(request: HttpRequest, game: str) -> HttpResponse:
+    """How a game is played on the site."""
+    try:
+        adapter = web.adapter_for(game)
+    except ValueError:
+        raise Http404("No such game.") from None
+    context = {"game_name": find_game(game).name, **adapter.help_context()}
+    return render(request, adapter.help_template, context)
 
 
 @login_required
@@ -362,7 +393,7 @@ def _render_game(
     if mv.view is None:
         return render(request, PLAY, context, status=status)
     adapter = web.adapter_for(mv.match.game)
-    if query.get("at") is not None:
+    if query.get("preview"):
         # A preview changes only the turn: what is being played, its verdict, the controls.
         response = render(request, f"{adapter.template}#turn", context, status=status)
         if context.get("ghost") is not None:
@@ -378,7 +409,7 @@ def _game_page(request: HttpRequest, match_id: int, *, status: int = 200, **quer
 
 def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) -> HttpResponse:
     """The page (or its partial) of a match the viewer has in front of them."""
-    if status == 200 and query.get("at") is None:
+    if status == 200 and not query.get("preview"):
         services.seen(mv.match, mv.seat)
     return _render_game(request, mv, status=status, **query)
 

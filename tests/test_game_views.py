@@ -3,7 +3,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, Move, PlayerStats
-from games.nmbr9 import Placement
+from games.nmbr9 import Options, Placement
 from games.nmbr9.policy import choose
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,10 @@ def test_it_starts_a_solo_game(client, alice):
     assert response.status_code == 302
     assert response.url == match.get_absolute_url()
     assert match.seats.get().player == alice
-    assert client.get(reverse("new_solo")).status_code == 405
+    assert match.options == {"pace": "rounds", **Options().to_dict()}
+    form = client.get(reverse("new_solo"))  # the form of a solo game with chosen options
+    assert form.status_code == 200 and 'name="fillers"' in form.text
+    assert Match.objects.count() == 1
 
 
 def test_it_requires_login_to_start(client):

@@ -48,6 +48,7 @@ def world(alice, bob, carol):
         "finished": finished.pk,
         "puzzle_id": first.pk,
         "offer_id": offer.pk,
+        "game": "nmbr9",
         "username": "bob",
         "uidb64": "MQ",
         "token": "set-password",

@@ -15,7 +15,7 @@ def test_tiles_are_drawn_per_level_with_their_numbers():
     board = Board.from_placements([Placement(5, 0, 0, 0), Placement(9, 3, 0, 0)])
     board.place(next(p for p in board.legal_placements(1) if board.level_of(p) == 1))
     svg = board_svg(board)
-    drawn = re.findall(r'class="tile level-(\d)" transform="translate\(([-\d.]+) ', svg)
+    drawn = re.findall(r'class="tile level-(\d) number" transform="translate\(([-\d.]+) ', svg)
     assert drawn == [("0", "0.0"), ("0", "0.0"), ("1", "-0.12")]
     assert LEVEL_COLOURS[0] in svg and LEVEL_COLOURS[1] in svg
     for number in (5, 9, 1):
@@ -36,3 +36,17 @@ def test_the_view_box_covers_every_tile_and_the_ghost():
     svg = board_svg(board, ghost=Placement(7, -20, 3, 2))
     x0, y0, w, h = map(int, re.search(r'viewBox="([-\d]+) ([-\d]+) (\d+) (\d+)"', svg).groups())
     assert x0 <= -20 and x0 + w >= 13 and y0 <= 3 and y0 + h >= 14
+
+
+def test_start_tiles_fillers_and_mirrored_tiles_are_drawn_distinctly():
+    board = Board.from_tiles(
+        [
+            (Placement.parse("S2@0,0r0"), 0),
+            (Placement.parse("7m@5,0r0"), 0),
+            (Placement.parse("F1@0,5r0"), 0),
+        ]
+    )
+    svg = board_svg(board)
+    kinds = re.findall(r'data-number="([^"]*)" data-level="0" data-kind="(\w+)"', svg)
+    assert sorted(kinds) == [("", "filler"), ("7", "mirrored"), ("S", "start")]
+    assert "None" not in svg

@@ -68,6 +68,7 @@ from .turn import (
     Place,
     Reject,
     Reserve,
+    Step,
     Turn,
 )
 from .views import Decision, DisplayView, GameView, OpponentView, PlayerView
@@ -922,6 +923,45 @@ class Game:
             seat.lost.append(held.number)
             seat.reserve = None
         return seat
+
+    def draft(self, player: int, steps: Iterable[Step]) -> tuple[GameView, IllegalMove | None]:
+        """What ``player`` would see while composing their turn: ``steps`` are carried out
+        in order on a copy until one is refused (the game does not change). Returns the view
+        after the accepted steps (their display built so far; the decision with the special
+        tiles, fillers and reserved tile left) and the refusal, or None.
+
+        >>> game = Game(1, seed=7, options=Options(fillers=True))
+        >>> view, refused = game.draft(0, Turn.parse("place 8@0,0r0; fill F1@9,9r0").steps)
+        >>> view.displays[0].tiles, view.decision.fillers, refused.code
+        (((Placement(number=8, x=0, y=0, rotation=0), 0),), ('F1', 'F2'), 'not adjacent')
+        >>> game.board(0).tiles
+        ()
+        """
+        player = self._check_player(player)
+        decision = self._expect_decision(player)
+        seat, accepted, refused = self._seats[player], [], None
+        for step in steps:
+            try:
+                seat = self._execute(player, decision, Turn((*accepted, step)), partial=True)
+            except IllegalMove as exc:
+                refused = exc
+                break
+            accepted.append(step)
+        game = Game.__new__(Game)
+        game.__dict__.update(self.__dict__)
+        game._seats = [*self._seats]
+        game._seats[player] = seat
+        view = game.view(player)
+        used_fillers = tuple(f for f in seat.dealt if f not in seat.fillers)
+        own = replace(
+            view.displays[player],
+            tiles=seat.board.tiles,
+            score=seat.board.score(),
+            specials_used=tuple(seat.used) if self.specials else (),
+            fillers_used=used_fillers,
+        )
+        displays = (*view.displays[:player], own, *view.displays[player + 1 :])
+        return replace(view, displays=displays), refused
 
     def place(self, player: int, placement: Placement) -> int:
         """Place ``player``'s current tile (the turn ``place PLACEMENT``); returns its level.

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.contract import Due, Outcome, competition_ranks
+from games.contract import Due, IllegalMove, InvalidMove, Outcome, competition_ranks
 
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
 from .puzzle import par as search_par
@@ -157,6 +157,15 @@ class Nmbr9Rules:
 
     def view(self, state: Game, player: int | None) -> GameView:
         return state.view(player)
+
+    def draft(self, state: Game, player: int, text: str) -> tuple[GameView, IllegalMove | None]:
+        """The view while ``player`` composes a turn (``Game.draft``); ``text`` is the turn's
+        steps so far, "" for none."""
+        try:
+            steps = Turn.parse(text).steps if text.strip() else ()
+        except InvalidMove as exc:
+            return state.view(player), exc
+        return state.draft(player, steps)
 
     def sample_hidden(self, state: Game, player: int | None, rng: random.Random) -> Game:
         return state.sample_hidden(player, rng)

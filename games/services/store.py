@@ -13,13 +13,14 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 
-from games.contract import LEAVE, Rules
+from games.contract import LEAVE, DraftRules, IllegalMove, Rules
 from games.models import Match, Move, Notification, Seat
 from games.registry import find_game
 
@@ -317,7 +318,8 @@ class MatchView:
 
     ``seat`` is the user's own seat (None for a spectator); ``view`` is the game's view
     for that seat (``Rules.view``); ``ply`` the number of moves made, which a move form
-    sends back so that a page that is out of date is noticed.
+    sends back so that a page that is out of date is noticed. ``draft(text)`` is the view
+    while the player composes a move of several steps (``DraftRules``).
     """
 
     match: Match
@@ -327,13 +329,34 @@ class MatchView:
     view: Any
     ply: int
     extras: dict[str, Any] = field(default_factory=dict)
+    _draft: Callable[[str], tuple[Any, IllegalMove | None]] | None = None
 
     @property
     def is_player(self) -> bool:
         return self.seat is not None
 
+    def draft(self, text: str) -> tuple[Any, IllegalMove | None]:
+        """The player's view after the steps ``text`` of the move they owe, and the first
+        refused step (``DraftRules.draft``); their plain view when the game has no drafts
+        or they owe nothing."""
+        if self._draft is None:
+            return self.view, None
+        return self._draft(text)
+
 
 def view_of(record: Record, seat: Seat | None) -> MatchView:
     """What the player of ``seat`` (None: a spectator) may see of the record."""
-    view = record.rules.view(record.state, None if seat is None else seat.index)
-    return MatchView(record.match, record.seats, seat, record.rules, view, record.ply)
+    rules, state = record.rules, record.state
+    view = rules.view(state, None if seat is None else seat.index)
+    drafting = None
+    if (
+        seat is not None
+        and isinstance(rules, DraftRules)
+        and seat.index in rules.to_move(state)
+        and not seat.has_left
+    ):
+
+        def drafting(text: str) -> tuple[Any, IllegalMove | None]:
+            return rules.draft(state, seat.index, text)
+
+    return MatchView(record.match, record.seats, seat, rules, view, record.ply, _draft=drafting)

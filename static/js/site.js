@@ -41,8 +41,11 @@ document.addEventListener("click", (event) => {
   const h = Number(play.dataset.h);
   const x = Math.floor(point.x) - Math.floor((w - 1) / 2);
   const y = Math.floor(point.y) - Math.floor((h - 1) / 2);
-  const query = new URLSearchParams({ x, y, rotation: play.dataset.rotation });
-  window.htmx.ajax("GET", `${play.dataset.preview}?${query}`, {
+  const url = new URL(play.dataset.preview, window.location.href);
+  url.searchParams.set("x", x);
+  url.searchParams.set("y", y);
+  url.searchParams.set("rotation", play.dataset.rotation);
+  window.htmx.ajax("GET", url.pathname + url.search, {
     source: play,
     target: "#turn",
     swap: "outerHTML",

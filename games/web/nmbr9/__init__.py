@@ -9,16 +9,20 @@ place as a *ghost* that the player moves (previews are GET requests with ``x``, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
 from django.http import QueryDict
+from django.utils.safestring import SafeString
 
+from games.contract import InvalidMove
 from games.inputs import StrictIntegerField, parse_int
 from games.models import Seat
-from games.nmbr9 import Board, IllegalPlacement, Placement
+from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
+from games.nmbr9.tiles import FILLERS
+from games.nmbr9.turn import TILE_SPECIALS
 from games.services import MatchView
 from games.web.base import LogEntry
 from games.web.nmbr9.svg import board_svg
@@ -27,8 +31,18 @@ from games.web.nmbr9.svg import board_svg
 REACH = 99
 
 
+SPECIAL_NAMES = {
+    "move": "move: move a tile already built",
+    "black": "black side: build the tile mirrored (scores 0)",
+    "one": "one: the tile may rest on a single tile",
+    "bridge": "bridge: the tile may span a closed gap",
+    "loose": "loose: the tile need not touch its level",
+    "reserve": "reserve: set the card's tile aside for later",
+}
+
+
 class OptionsForm(forms.Form):
-    """The NMBR 9 options of a new match."""
+    """The NMBR 9 options of a new game: the pace, cards removed, and NMBR 9 ++."""
 
     pace = forms.ChoiceField(
         choices=[
@@ -50,26 +64,196 @@ class OptionsForm(forms.Form):
         ],
         initial="0",
     )
+    start_tiles = forms.BooleanField(
+        label="NMBR 9 ++: new start tiles (each player starts with a different one)",
+        required=False,
+    )
+    fillers = forms.BooleanField(
+        label="NMBR 9 ++: gap fillers (one F1 and one F2 each)", required=False
+    )
+    breaking = forms.ChoiceField(
+        label="NMBR 9 ++: breaking rules (special tiles)",
+        choices=[
+            ("", "Not played"),
+            ("random2", "2 special tiles drawn at random"),
+            ("chosen", "The special tiles chosen below"),
+        ],
+        required=False,
+        initial="",
+    )
+    specials = forms.MultipleChoiceField(
+        label="Special tiles in play",
+        choices=list(SPECIAL_NAMES.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    variant = forms.ChoiceField(
+        label="Variant (1-4 players)",
+        choices=[
+            ("base", "None: every card is built"),
+            ("two_of_three", "2 of 3: of every three cards one is rejected"),
+            ("level_to_level", "Level to level: cards under level markers (rounds pace)"),
+        ],
+        initial="base",
+        widget=forms.RadioSelect,
+        required=False,
+    )
 
     def clean_removed(self) -> int | str:
         value = self.cleaned_data["removed"]
         return value if value == "random" else int(value)
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        breaking = data.pop("breaking", "")
+        chosen = data.pop("specials", [])
+        if breaking == "chosen":
+            if not chosen:
+                raise forms.ValidationError("Choose at least one special tile.")
+            data["specials"] = list(chosen)
+        elif breaking == "random2":
+            data["specials"] = "random2"
+        data["variant"] = data.get("variant") or "base"
+        for name in ("start_tiles", "fillers"):
+            if not data.get(name):
+                data.pop(name, None)
+        if data["variant"] == "base":
+            data.pop("variant")
+        return data
+
 
 class PlacementForm(forms.Form):
-    """Where to put the current tile: the top-left of its bounding box and a rotation."""
+    """Where to put the piece being placed: the top-left of its bounding box and a rotation."""
 
     x = StrictIntegerField(min_value=-REACH, max_value=REACH)
     y = StrictIntegerField(min_value=-REACH, max_value=REACH)
     rotation = StrictIntegerField(min_value=0, max_value=3)
 
 
-class MoveForm(PlacementForm):
-    """A placement to confirm: the tile's number, where, and the number of moves the page
-    knew of."""
+class ComposeForm(forms.Form):
+    """The turn being composed (NMBR 9 ++): the steps added so far and the piece placed now.
 
-    number = StrictIntegerField(min_value=0, max_value=9)
+    ``piece``: "card" (the card's tile), "F1"/"F2" (a gap filler), "build" (the reserved
+    tile), "move" (the tile at ``src`` moved with the special tile "move"); ``with``: the
+    special tiles used on the card's tile; ``from``: the level marker of the card taken.
+    """
+
+    steps = forms.CharField(required=False, max_length=400)
+    piece = forms.ChoiceField(
+        required=False,
+        choices=[(p, p) for p in ("", "none", "card", "F1", "F2", "build", "move")],
+    )
+    specials = forms.CharField(required=False, max_length=60)
+    marker = StrictIntegerField(required=False, min_value=0, max_value=4)
+    src = forms.CharField(required=False, max_length=30)
+
+    def __init__(self, data=None, **kwargs):
+        if data is not None:
+            data = {
+                key: data.get(name)
+                for key, name in (
+                    ("steps", "steps"),
+                    ("piece", "piece"),
+                    ("specials", "with"),
+                    ("marker", "from"),
+                    ("src", "src"),
+                )
+                if data.get(name) not in (None, "")
+            }
+        super().__init__(data, **kwargs)
+
+    def clean_steps(self) -> str:
+        text = self.cleaned_data["steps"].strip()
+        if text:
+            try:
+                text = str(Turn.parse(text))
+            except InvalidMove as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return text
+
+    def clean_specials(self) -> tuple[str, ...]:
+        names = [n for n in self.cleaned_data["specials"].split(",") if n]
+        if any(n not in TILE_SPECIALS for n in names) or len(set(names)) != len(names):
+            raise forms.ValidationError("not a list of special tiles.")
+        return tuple(n for n in TILE_SPECIALS if n in names)
+
+    def clean_src(self) -> Placement | None:
+        text = self.cleaned_data["src"]
+        if not text:
+            return None
+        try:
+            return Placement.parse(text)
+        except InvalidMove as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def compose(self) -> Compose:
+        data = self.cleaned_data
+        return Compose(data["steps"], data["piece"], data["specials"], data["marker"], data["src"])
+
+
+@dataclass(frozen=True, slots=True)
+class Compose:
+    """A turn being composed; ``query()`` writes it back into a page address."""
+
+    steps: str = ""
+    piece: str = ""
+    specials: tuple[str, ...] = ()
+    marker: int | None = None
+    source: Placement | None = None
+
+    def query(self) -> dict[str, str]:
+        pairs = {
+            "steps": self.steps,
+            "piece": self.piece,
+            "with": ",".join(self.specials),
+            "from": "" if self.marker is None else str(self.marker),
+            "src": "" if self.source is None else str(self.source),
+        }
+        return {key: value for key, value in pairs.items() if value}
+
+    def then(self, step: str) -> Compose:
+        """The composition with ``step`` added to the steps, choosing the next piece anew."""
+        return Compose("; ".join(s for s in (self.steps, step) if s), marker=self.marker)
+
+
+class MoveForm(PlacementForm):
+    """A turn to confirm: the steps composed so far, the piece placed now (the card's tile
+    ``number`` by default) and where, and the number of moves the page knew of. ``turn``
+    instead posts a whole turn that places nothing ("reject", "reserve")."""
+
+    number = StrictIntegerField(required=False, min_value=0, max_value=9)
     ply = StrictIntegerField(min_value=0, max_value=100_000)
+    turn = forms.ChoiceField(
+        required=False,
+        choices=[
+            (t, t) for t in ("", "reject", "reserve", *(f"reserve from {m}" for m in range(5)))
+        ],
+    )
+
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        if data is not None and (data.get("turn") or data.get("piece") == "none"):
+            for name in ("x", "y", "rotation"):
+                self.fields[name].required = False
+
+
+def _step_text(compose: Compose, number: int | None, at: tuple[int, int, int]) -> str:
+    """The step that puts the piece being placed at ``at``; ValueError if there is none."""
+    x, y, rotation = at
+    piece = compose.piece or "card"
+    if piece in FILLERS:
+        return f"fill {Placement(piece, x, y, rotation)}"
+    if piece == "move":
+        if compose.source is None:
+            raise ValueError("Choose the tile to move.")
+        target = compose.source.moved(x, y, rotation)
+        return f"move {compose.source} to {target}"
+    if number is None:
+        raise ValueError("number: this field is required.")
+    if piece == "build":
+        return f"build {Placement(number, x, y, rotation)}"
+    placement = Placement(number, x, y, rotation, mirrored="black" in compose.specials)
+    return str(Place(placement, compose.specials, compose.marker))
 
 
 def first_error(form: forms.Form) -> str:
@@ -88,15 +272,44 @@ class Display:
     svg: str
     placed: int
     to_move: bool
+    specials_used: tuple[str, ...] = ()
+    fillers_used: tuple[str, ...] = ()
 
 
-def _default_ghost(board: Board, number: int) -> Placement:
-    """A legal spot near the middle of the display, so Confirm works at once."""
-    legal = board.legal_placements(number)
+def _default_ghost(
+    board: Board,
+    piece: int | str,
+    relax: tuple[str, ...] = (),
+    mirrored: bool = False,
+    max_level: int | None = None,
+) -> Placement:
+    """A legal spot near the middle of the display, so Confirm works at once (the middle
+    itself when the piece fits nowhere)."""
+    legal = board.legal_placements(piece, relax, mirrored, max_level)
     cells = [c for p, _ in board.tiles for c in p.cells()]
     cx = sum(x for x, _ in cells) / len(cells) if cells else 0
     cy = sum(y for _, y in cells) / len(cells) if cells else 0
+    if not legal:
+        return Placement(piece, round(cx), round(cy), 0, mirrored=mirrored)
     return min(legal, key=lambda p: ((p.x - cx) ** 2 + (p.y - cy) ** 2, str(p)))
+
+
+def _movable(board: Board) -> list[tuple[Placement, int]]:
+    """The number tiles the special tile "move" may take: nothing lies on them."""
+    movable = []
+    for placement, level in board.tiles:
+        if placement.number is None:
+            continue
+        try:
+            board.copy().remove(placement)
+        except IllegalPlacement:
+            continue
+        movable.append((placement, level))
+    return sorted(movable, key=lambda t: (t[1], t[0].y, t[0].x))
+
+
+def _plusplus(view) -> bool:
+    return view.options.plusplus
 
 
 class Nmbr9Web:
@@ -117,50 +330,74 @@ class Nmbr9Web:
             words.append("a random number of cards removed")
         elif removed:
             words.append(f"{removed} card{'s' if removed != 1 else ''} removed")
+        if options.get("start_tiles"):
+            words.append("new start tiles")
+        if options.get("fillers"):
+            words.append("gap fillers")
+        specials = options.get("specials")
+        if specials in ("random2", ["random2"]):
+            words.append("2 random special tiles")
+        elif specials:
+            words.append("special tiles " + ", ".join(specials))
+        variant = options.get("variant", "base")
+        if variant != "base":
+            words.append({"two_of_three": "2 of 3", "level_to_level": "level to level"}[variant])
         return words
 
     # ----------------------------------------------------------------- the page
 
     def read_query(self, query: QueryDict) -> dict[str, Any]:
-        """What a GET asks for besides the page: a preview (``at``) or an enlarged opponent
-        (``focus``). ValueError with a message for the player if it cannot be read."""
+        """What a GET asks for besides the page: a preview (``at``, the turn being composed)
+        or an enlarged opponent (``focus``). ValueError with a message for the player if it
+        cannot be read."""
         if "focus" in query:
             try:
                 return {"focus": parse_int(query["focus"], minimum=0, maximum=99)}
             except ValueError:
                 raise ValueError("focus: not a player.") from None
-        if not {"x", "y", "rotation"} & set(query):
-            return {}
-        form = PlacementForm(query)
+        form = ComposeForm(query)
         if not form.is_valid():
             raise ValueError(first_error(form))
-        data = form.cleaned_data
-        return {"at": (data["x"], data["y"], data["rotation"])}
+        compose = form.compose()
+        at = None
+        if {"x", "y", "rotation"} & set(query):
+            placed = PlacementForm(query)
+            if not placed.is_valid():
+                raise ValueError(first_error(placed))
+            data = placed.cleaned_data
+            at = (data["x"], data["y"], data["rotation"])
+        if at is None and compose == Compose():
+            return {}
+        return {"preview": True, "at": at, "compose": compose}
 
     def context(
         self,
         mv: MatchView,
         *,
+        preview: bool = False,
         at: tuple[int, int, int] | None = None,
+        compose: Compose | None = None,
         focus: int | None = None,
     ) -> dict[str, Any]:
-        """The play area of the page from the viewer's view."""
-        view, match, seats = mv.view, mv.match, mv.seats
+        """The play area of the page from the viewer's view (and the turn they compose)."""
+        view, seats = mv.view, mv.seats
         me = mv.seat.index if mv.seat is not None else 0
-        url = match.get_absolute_url()
         mine = view.displays[me]
-        board = mine.board()
         decision = view.decision if mv.is_player and not mv.seat.has_left else None
-        number = decision.cards[0][1] if decision is not None and decision.cards else None
         context: dict[str, Any] = {
             "round": view.round,
             "rounds": view.rounds,
             "score": mine.score,
-            "number": number,
-            "supply": sorted(view.supply.items()),
+            "supply": sorted((view.tiles_left or view.supply).items()),
             "waiting_for": [seats[i] for i in view.waiting_for if i != me] if mv.is_player else [],
             "finished_playing": view.rounds is not None and mine.progress >= view.rounds,
             "focus": focus,
+            "plusplus": _plusplus(view),
+            "specials": view.specials,
+            "level_markers": view.level_markers,
+            "pile": view.pile,
+            "round_cards": view.round_cards,
+            "lost": view.lost,
         }
         waiting = set(view.waiting_for)
         context["displays"] = [
@@ -174,36 +411,18 @@ class Nmbr9Web:
                 ),
                 placed=d.progress,
                 to_move=d.player in waiting,
+                specials_used=d.specials_used,
+                fillers_used=d.fillers_used,
             )
             for d in view.displays
             if d.player != me
         ]
         ghost = None
-        if number is not None:
-            ghost = _default_ghost(board, number) if at is None else Placement(number, *at)
-            try:
-                context["level"] = board.level_of(ghost)
-                context["gain"] = number * context["level"]
-                context["legal"] = True
-            except IllegalPlacement as exc:
-                context["legal"] = False
-                context["reason"] = exc.reason
-            x, y, r = ghost.x, ghost.y, ghost.rotation
-            steps = {
-                "left": (x - 1, y, r),
-                "right": (x + 1, y, r),
-                "up": (x, y - 1, r),
-                "down": (x, y + 1, r),
-                "rotate": (x, y, (r + 1) % 4),
-                "rotate_back": (x, y, (r - 1) % 4),
-            }
-            context["moves"] = {
-                name: f"{url}?{urlencode({'x': mx, 'y': my, 'rotation': mr})}"
-                for name, (mx, my, mr) in steps.items()
-            }
-            context["ghost"] = ghost
-            context["ghost_w"], context["ghost_h"] = ghost.size
-            context["move"] = f"place {ghost}"
+        if decision is not None:
+            ghost = self._compose(mv, context, compose or Compose(), at)
+        else:
+            context["number"] = None
+        board = context.pop("board", None) or mine.board()
         context["svg"] = board_svg(
             board,
             ghost=ghost,
@@ -213,11 +432,186 @@ class Nmbr9Web:
         )
         return context
 
+    def _compose(
+        self, mv: MatchView, context: dict[str, Any], compose: Compose, at
+    ) -> Placement | None:
+        """Fill ``context`` with the turn being composed; the piece being placed, if any."""
+        url = mv.match.get_absolute_url()
+        drafted, refused = mv.draft(compose.steps) if compose.steps else (mv.view, None)
+        if refused is not None:
+            context["error"] = f"{refused.reason[:1].upper()}{refused.reason[1:]}."
+            compose, drafted = Compose(marker=compose.marker), mv.view
+        decision = drafted.decision
+        own = drafted.displays[decision.player]
+        board = own.board()
+        so_far = Turn.parse(compose.steps) if compose.steps else None
+        main_done = so_far is not None and so_far.main is not None
+        cards = dict(decision.cards)
+        marker = compose.marker if compose.marker in cards else decision.cards[0][0]
+        specials = tuple(s for s in compose.specials if s in decision.specials)
+        specials = specials[: decision.markers]
+        piece = "" if compose.piece == "none" else compose.piece
+        choose_first = decision.may_reject and not main_done and not compose.steps
+        if piece == "" and not main_done and not choose_first:
+            piece = "card"
+        if (
+            (piece == "card" and main_done)
+            or (piece in FILLERS and piece not in decision.fillers)
+            or (piece == "build" and drafted.reserved is None)
+            or (piece == "move" and "move" not in decision.specials)
+        ):
+            piece = ""
+        source = compose.source if piece == "move" else None
+        usual = "card" if not main_done and not choose_first else ""
+        compose = Compose(
+            compose.steps,
+            "" if piece == usual else piece,
+            specials if piece == "card" else (),
+            marker,
+            source,
+        )
+        number = {"card": cards.get(marker), "build": drafted.reserved}.get(piece)
+
+        def link(changed: Compose, at=None) -> str:
+            query = changed.query()
+            if at is not None:
+                query.update(x=at[0], y=at[1], rotation=at[2])
+            return f"{url}?{urlencode(query)}" if query else url
+
+        context.update(
+            number=cards.get(marker) if not main_done else None,
+            compose=compose,
+            piece=piece,
+            compose_fields=compose.query(),
+            steps=[str(step) for step in so_far.steps] if so_far else [],
+            main_done=main_done,
+            choose_first=choose_first,
+            score=own.score,
+            board=board,
+            markers=decision.markers,
+            fillers=decision.fillers,
+            reserved=drafted.reserved,
+            reserved_cap=decision.reserved_cap,
+            reserved_limit=decision.reserved_limit,
+            may_reject=decision.may_reject and not compose.steps,
+            may_reserve="reserve" in decision.specials and not compose.steps,
+            reserve_turn="reserve" if marker is None else f"reserve from {marker}",
+            undo_url=link(Compose("; ".join(str(s) for s in so_far.steps[:-1]), marker=marker))
+            if so_far
+            else None,
+            build_url=link(replace(compose, piece="card", specials=())),
+        )
+        if len(decision.cards) > 1 or marker is not None:
+            context["cards"] = [
+                {
+                    "marker": m,
+                    "number": n,
+                    "cap": decision.cap(m),
+                    "chosen": m == marker and not main_done,
+                    "url": link(Compose(compose.steps, "card", (), m)),
+                }
+                for m, n in decision.cards
+            ]
+        context["pieces"] = [
+            {
+                "label": label,
+                "url": link(Compose(compose.steps, key, (), marker)),
+                "on": key == piece,
+            }
+            for key, label, shown in (
+                ("card", f"Your {cards.get(marker)}", not main_done and not choose_first),
+                ("F1", "Gap filler F1", "F1" in decision.fillers),
+                ("F2", "Gap filler F2", "F2" in decision.fillers),
+                ("build", f"Reserved {drafted.reserved}", drafted.reserved is not None),
+                ("move", "Move a tile", "move" in decision.specials),
+            )
+            if shown
+        ]
+        if piece == "card":
+            context["toggles"] = [
+                {
+                    "name": name,
+                    "on": name in specials,
+                    "url": link(
+                        replace(
+                            compose,
+                            specials=tuple(
+                                s for s in TILE_SPECIALS if (s in specials) != (s == name)
+                            ),
+                        ),
+                        at,
+                    ),
+                    "enabled": name in specials
+                    or (name in decision.specials and len(specials) < decision.markers),
+                }
+                for name in TILE_SPECIALS
+                if name in drafted.specials
+            ]
+        if piece == "move" and source is None:
+            context["movable"] = [
+                {"tile": p, "level": level, "url": link(replace(compose, source=p))}
+                for p, level in _movable(board)
+            ]
+            return None
+        if not piece:
+            return None
+        if piece == "move":
+            moved = board.copy()
+            cap = moved.remove(source)
+            ghost_piece, mirrored, cap, relax = source.piece, source.mirrored, cap, ()
+            start = moved
+        else:
+            ghost_piece = piece if piece in FILLERS else number
+            mirrored = "black" in specials
+            relax = tuple(s for s in specials if s != "black")
+            cap = (
+                decision.reserved_cap
+                if piece == "build"
+                else decision.cap(marker if piece == "card" else None)
+            )
+            start = board
+        if at is None:
+            ghost = _default_ghost(start, ghost_piece, relax, mirrored, cap)
+        else:
+            ghost = Placement(ghost_piece, *at, mirrored=mirrored)
+        step = _step_text(compose, number, (ghost.x, ghost.y, ghost.rotation))
+        after, refused = mv.draft("; ".join(s for s in (compose.steps, step) if s))
+        context["legal"] = refused is None
+        if refused is None:
+            level = next(lv for p, lv in after.displays[decision.player].tiles if p == ghost)
+            context["level"] = level
+            context["gain"] = after.displays[decision.player].score - own.score
+            context["add_url"] = link(compose.then(step))
+        else:
+            context["reason"] = refused.reason
+        x, y, r = ghost.x, ghost.y, ghost.rotation
+        steps_to = {
+            "left": (x - 1, y, r),
+            "right": (x + 1, y, r),
+            "up": (x, y - 1, r),
+            "down": (x, y + 1, r),
+            "rotate": (x, y, (r + 1) % 4),
+            "rotate_back": (x, y, (r - 1) % 4),
+        }
+        context["moves"] = {name: link(compose, to) for name, to in steps_to.items()}
+        context["preview_base"] = link(compose)
+        context["ghost"] = ghost
+        context["ghost_w"], context["ghost_h"] = ghost.size
+        context["move"] = step
+        if piece == "move":
+            context["board"] = start
+        return ghost
+
     def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str:
         """The address of the page showing this preview (kept in the browser's history)."""
         ghost = context["ghost"]
-        query = urlencode({"x": ghost.x, "y": ghost.y, "rotation": ghost.rotation})
-        return f"{mv.match.get_absolute_url()}?{query}"
+        query = {
+            **context["compose_fields"],
+            "x": ghost.x,
+            "y": ghost.y,
+            "rotation": ghost.rotation,
+        }
+        return f"{mv.match.get_absolute_url()}?{urlencode(query)}"
 
     def log(self, mv: MatchView) -> list[LogEntry]:
         """What happened in the match as far as the viewer can see it, newest first."""
@@ -244,13 +638,25 @@ class Nmbr9Web:
     # ----------------------------------------------------------------- moves
 
     def move(self, post: QueryDict) -> tuple[str, int]:
-        """The move a form posts, with the ply its page knew; ValueError with a message."""
+        """The turn a form posts, with the ply its page knew; ValueError with a message."""
         form = MoveForm(post)
         if not form.is_valid():
             raise ValueError(first_error(form))
         data = form.cleaned_data
-        placement = Placement(data["number"], data["x"], data["y"], data["rotation"])
-        return f"place {placement}", data["ply"]
+        if data["turn"]:
+            return data["turn"], data["ply"]
+        composed = ComposeForm(post)
+        if not composed.is_valid():
+            raise ValueError(first_error(composed))
+        compose = composed.compose()
+        step = ""
+        if compose.piece != "none":
+            at = (data["x"], data["y"], data["rotation"])
+            step = _step_text(compose, data["number"], at)
+        text = "; ".join(s for s in (compose.steps, step) if s)
+        if not text:
+            raise ValueError("Choose what to play.")
+        return text, data["ply"]
 
     # ----------------------------------------------------------------- replays
 
@@ -277,6 +683,29 @@ class Nmbr9Web:
             "displays": displays,
             "previous": round - 1 if round > 0 else None,
             "next": round + 1 if round < rounds else None,
+        }
+
+    # ----------------------------------------------------------------- help
+
+    help_template = "games/nmbr9/help.html"
+
+    def help_context(self) -> dict[str, Any]:
+        """Pictures for the help page: every piece of NMBR 9 ++ and a few placements."""
+
+        def picture(text: str, title: str) -> SafeString:
+            board = Board.from_tiles(
+                [(Placement.parse(p), int(lv)) for p, lv in (t.split("/") for t in text.split())]
+            )
+            return board_svg(board, title=title, css_class="board small")
+
+        return {
+            "start_tiles": [
+                (name, picture(f"{name}@0,0r0/0", f"Start tile {name}"))
+                for name in ("S1", "S2", "S3", "S4", "S5", "S6")
+            ],
+            "fillers": picture("8@0,0r0/0 F1@3,1r0/0 F2@3,2r0/0", "Gap fillers next to an 8"),
+            "mirrored": picture("7@0,0r0/0 7m@4,0r0/0", "A 7 and a mirrored 7"),
+            "specials": list(SPECIAL_NAMES.values()),
         }
 
     # ----------------------------------------------------------------- puzzles

@@ -31,6 +31,24 @@ class TileShape:
     fill: str
     shift: float
     level: int
+    kind: str
+
+
+#: How the pieces that are not plain number tiles look: the label and the fill.
+PIECE_LOOKS = {"filler": ("", "#bdbdbd"), "start": ("S", "#8d6e63")}
+MIRRORED_FILL = "#37474f"
+
+
+def piece_kind(placement: Placement) -> str:
+    """ "number", "mirrored" (special tile black), "filler" or "start"."""
+    if placement.mirrored:
+        return "mirrored"
+    return placement.kind
+
+
+def piece_label(placement: Placement) -> str:
+    kind = piece_kind(placement)
+    return PIECE_LOOKS[kind][0] if kind in PIECE_LOOKS else str(placement.number)
 
 
 def _outline(cells: frozenset[tuple[int, int]]) -> str:
@@ -74,16 +92,23 @@ def tile_shape(placement: Placement, level: int) -> TileShape:
     cells = placement.cells()
     lx, ly = _label_cell(cells)
     shift = -round(LEVEL_SHIFT * level, 2) if level else 0.0
+    kind = piece_kind(placement)
+    fill = LEVEL_COLOURS[min(level, len(LEVEL_COLOURS) - 1)]
+    if kind in PIECE_LOOKS:
+        fill = PIECE_LOOKS[kind][1]
+    elif kind == "mirrored":
+        fill = MIRRORED_FILL
     return TileShape(
         cells=tuple(sorted(cells)),
         squares=_squares(cells),
         outline=_outline(cells),
-        label=str(placement.number),
+        label=piece_label(placement),
         label_x=round(lx + 0.5 + shift, 2),
         label_y=round(ly + 0.5 + shift, 2),
-        fill=LEVEL_COLOURS[min(level, len(LEVEL_COLOURS) - 1)],
+        fill=fill,
         shift=shift,
         level=level,
+        kind=kind,
     )
 
 
@@ -118,6 +143,7 @@ def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]
         "tiles": [
             {
                 "level": str(t.level),
+                "kind": t.kind,
                 "shift": _number(t.shift),
                 "label": t.label,
                 "fill": t.fill,
@@ -157,7 +183,8 @@ def board_svg(
             "squares": _squares(ghost_cells),
             "outline": _outline(ghost_cells),
             "legal": ghost_legal,
-            "label": str(ghost.number),
+            "label": piece_label(ghost),
+            "kind": piece_kind(ghost),
             "label_x": _number(label_x + 0.5),
             "label_y": _number(label_y + 0.5),
         }

@@ -1,0 +1,139 @@
+"""NMBR 9 ++ in the browser: a solo game with all three modules, and two-player matches in
+the variants "2 of 3" and "level to level", each played to the end."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Match, Move
+from games.nmbr9 import Turn
+from tests.browser.test_match import log_in
+from tests.browser.test_solo import answered
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def over(page) -> bool:
+    return page.get_by_text("Game over").count() > 0
+
+
+def take_turn(page, *, reject: bool = False) -> bool:
+    """Play the turn the page offers, if any: reject the card when asked and ``reject``,
+    else build it where the page suggests (another shown card if that spot is refused).
+    False when the page offers nothing to do."""
+    if page.locator("[data-reject]").count() and reject:
+        answered(page, lambda: page.locator("[data-reject]").click())
+        return True
+    if page.locator("[data-build]").count():
+        answered(page, lambda: page.locator("[data-build]").click())
+    if page.locator('[data-ghost="legal"]').count() == 0:
+        for card in page.locator("[data-card]").all():
+            answered(page, card.click)
+            if page.locator('[data-ghost="legal"]').count():
+                break
+    if page.locator('[data-ghost="legal"]').count() == 0:
+        return False
+    answered(page, lambda: page.keyboard.press("Enter"))
+    return True
+
+
+def test_a_solo_game_with_all_three_modules(open_browser, alice):
+    page = log_in(open_browser(), "alice")
+    page.locator("[data-solo-options]").click()
+    page.check("#id_start_tiles")
+    page.check("#id_fillers")
+    page.select_option("#id_breaking", "chosen")
+    page.check("input[name=specials][value=black]")
+    page.check("input[name=specials][value=one]")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator('svg[data-board="play"] [data-kind="start"]')).to_have_count(1)
+    match = Match.objects.get()
+
+    # Turn 1: the card's tile, then the filler F1 beside it, confirmed together.
+    answered(page, lambda: page.locator("[data-add-step]").click())
+    expect(page.locator("[data-steps]")).to_contain_text("place ")
+    answered(page, lambda: page.get_by_role("link", name="Gap filler F1").click())
+    expect(page.locator('[data-ghost="legal"]')).to_have_count(1)
+    answered(page, lambda: page.keyboard.press("Enter"))
+    first = Turn.parse(Move.objects.get(match=match).text)
+    assert [type(s).__name__ for s in first.steps] == ["Place", "Fill"]
+    expect(page.locator('svg[data-board="play"] [data-kind="filler"]')).to_have_count(1)
+
+    # Turn 2: the special tile "black": the tile is mirrored.
+    answered(page, lambda: page.locator('[data-special="black"]').click())
+    expect(page.locator("#turn .current")).to_contain_text("mirrored")
+    answered(page, lambda: page.keyboard.press("Enter"))
+    expect(page.locator('svg[data-board="play"] [data-kind="mirrored"]')).to_have_count(1)
+    expect(page.locator('[data-special="black"][aria-disabled="true"]')).to_have_count(1)
+
+    for _ in range(30):
+        if over(page):
+            break
+        assert take_turn(page)
+    expect(page.get_by_text("Game over")).to_be_visible()
+    match.refresh_from_db()
+    seat = match.seats.get()
+    assert seat.score == services.load(match).state.score(0)
+    expect(page.locator("[data-score]")).to_have_text(str(seat.score))
+
+
+def create_match(page, invite: str, variant: str, pace: str) -> Match:
+    page.get_by_role("link", name="New match").click()
+    page.select_option("#id_players", "2")
+    page.check(f"input[name=pace][value={pace}]")
+    page.check(f"input[name=variant][value={variant}]")
+    page.fill("#id_invite", invite)
+    page.uncheck("#id_open")
+    page.get_by_role("button", name="Create the match").click()
+    expect(page.get_by_text("Waiting for players")).to_be_visible()
+    return Match.objects.get()
+
+
+def accept(page, match: Match) -> None:
+    page.goto(page.url.split("/game/")[0] + "/")
+    page.locator(f'[data-match="{match.pk}"] a').first.click()
+    page.get_by_role("button", name="Accept").click()
+
+
+@pytest.mark.parametrize(
+    ("variant", "pace"),
+    [("two_of_three", "free"), ("level_to_level", "rounds")],
+    ids=["2-of-3", "level-to-level"],
+)
+def test_two_players_play_a_variant_to_the_end(open_browser, alice, bob, variant, pace):
+    alice_page = log_in(open_browser(), "alice")
+    bob_page = log_in(open_browser(), "bob")
+    match = create_match(alice_page, "bob", variant, pace)
+    accept(bob_page, match)
+    alice_page.reload()
+
+    turns = {"alice": 0, "bob": 0}
+    for step in range(200):
+        if over(alice_page) and over(bob_page):
+            break
+        moved = False
+        for name, page in (("alice", alice_page), ("bob", bob_page)):
+            page.reload()
+            # Alice rejects the first card of a round when she may; Bob never does.
+            if take_turn(page, reject=name == "alice" and turns[name] % 3 == 0):
+                turns[name] += 1
+                moved = True
+        assert moved or over(alice_page), f"nobody could move at step {step}"
+    for page in (alice_page, bob_page):
+        page.reload()
+        expect(page.get_by_text("Game over")).to_be_visible()
+        expect(page.locator("[data-rank]")).to_have_count(2)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    state = services.load(match).state
+    for seat in match.seats.all():
+        texts = list(Move.objects.filter(seat=seat).values_list("text", flat=True))
+        placed = sum(1 for t in texts if t.startswith("place"))
+        assert seat.progress == placed == len(state.board(seat.index).tiles)
+        assert seat.score == state.score(seat.index)
+        if variant == "two_of_three":
+            assert seat.progress == 20  # 30 cards, one of every three rejected
+            if seat.player.username == "alice":
+                assert "reject" in texts
+        else:
+            assert max(level for _, level in state.board(seat.index).tiles) <= 4

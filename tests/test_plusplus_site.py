@@ -1,0 +1,243 @@
+"""NMBR 9 ++ on the site: choosing modules and variants, composing a turn step by step,
+confirming it all at once, and playing games to the end through the pages."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match, Move
+from games.nmbr9 import Turn
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+class Forms(HTMLParser):
+    """The forms of a page: action, hidden and visible fields, and data-* of the button."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.forms: list[dict] = []
+        self._form: dict | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._form = {"action": a.get("action", ""), "fields": {}, "buttons": []}
+            self.forms.append(self._form)
+        elif tag == "input" and self._form is not None and a.get("name"):
+            self._form["fields"][a["name"]] = a.get("value", "")
+        elif tag == "button" and self._form is not None:
+            self._form["buttons"].append(a)
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+
+    def find(self, marker: str) -> dict:
+        for form in self.forms:
+            if any(marker in button for button in form["buttons"]):
+                return form
+        raise AssertionError(f"no form with a button {marker}")
+
+
+def links(html: str, attribute: str) -> dict[str, str]:
+    """The links carrying ``attribute`` ("data-piece", ...), by its value."""
+    found = re.findall(rf'<a [^>]*href="([^"]+)"[^>]*{attribute}="([^"]*)"', html)
+    return {value: href.replace("&amp;", "&") for href, value in found}
+
+
+def confirm(client, match, html: str, marker: str = "data-key"):
+    form = Forms(html).find(marker)
+    return client.post(reverse("play", args=[match.pk]), form["fields"])
+
+
+def state(match):
+    return services.load(match).state
+
+
+def start_solo(client, user, **options):
+    client.force_login(user)
+    data = {"pace": "rounds", "removed": "0", **options}
+    response = client.post(reverse("new_solo"), data)
+    assert response.status_code == 302, response.text
+    return Match.objects.latest("id")
+
+
+def test_the_solo_form_offers_every_module_and_variant(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("new_solo")).text
+    for name in ('name="start_tiles"', 'name="fillers"', 'name="breaking"', 'value="bridge"'):
+        assert name in page
+    assert 'value="two_of_three"' in page and 'value="level_to_level"' in page
+    match = start_solo(
+        client, alice, start_tiles="on", fillers="on", breaking="chosen", specials=["one", "move"]
+    )
+    assert match.options["start_tiles"] and match.options["fillers"]
+    assert match.options["specials"] == ["move", "one"]
+    assert state(match).start_tile(0) is not None
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"players": "5", "variant": "two_of_three"}, "two_of_three is for 1-4 players, not 5"),
+        ({"pace": "free", "variant": "level_to_level"}, "level_to_level"),
+        ({"breaking": "chosen"}, "Choose at least one special tile."),
+        ({"variant": "two_of_three", "removed": "2"}, "Cards are removed only in the base game"),
+    ],
+)
+def test_the_match_form_refuses_what_the_rules_forbid(client, alice, data, message):
+    client.force_login(alice)
+    form = {
+        "game": "nmbr9",
+        "players": "2",
+        "time_control": "1d",
+        "rated": "on",
+        "open": "on",
+        "pace": "rounds",
+        "removed": "0",
+        **data,
+    }
+    response = client.post(reverse("new_match"), form)
+    assert response.status_code == 400
+    assert message in response.text.replace("&#x27;", "'")
+    assert Match.objects.count() == 0
+
+
+def test_a_turn_is_composed_step_by_step_and_confirmed_at_once(client, alice):
+    match = start_solo(client, alice, fillers="on", breaking="chosen", specials=["one"])
+    page = client.get(match.get_absolute_url()).text
+    pieces = links(page, "data-piece")
+    assert set(pieces) >= {"Gap filler F1", "Gap filler F2"}
+    # The filler F1 as the piece to place: its preview, then "add, then more".
+    preview = client.get(pieces["Gap filler F1"], **HTMX).text
+    assert "data-kind" not in preview or "filler" in preview
+    assert "Gap filler <strong" in preview
+    add = links(preview, "data-add-step")
+    assert not add  # F1 alone on an empty table touches nothing: refused
+    # First the card's tile, then the filler next to it.
+    card = client.get(links(page, "data-add-step")[""] if False else match.get_absolute_url())
+    first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', card.text).group(1)
+    drafted = client.get(first_add.replace("&amp;", "&"), **HTMX).text
+    assert "Your turn so far" in drafted
+    step = re.search(r"<li><code>(place [^<]+)</code></li>", drafted).group(1)
+    filler = client.get(links(drafted, "data-piece")["Gap filler F1"], **HTMX).text
+    assert "Fits on level" in filler
+    assert Move.objects.count() == 0  # nothing is played while composing
+    response = confirm(client, match, filler)
+    assert response.status_code == 302, response.text
+    (move,) = Move.objects.filter(match=match)
+    turn = Turn.parse(move.text)
+    assert str(turn.steps[0]) == step and str(turn.steps[1]).startswith("fill F1@")
+    assert state(match).view(0).fillers == ("F2",)
+
+
+def test_a_special_tile_is_switched_on_for_the_turns_tile(client, alice):
+    match = start_solo(client, alice, breaking="chosen", specials=["black"])
+    page = client.get(match.get_absolute_url()).text
+    toggle = links(page, "data-special")["black"]
+    mirrored = client.get(toggle, **HTMX).text
+    assert "(mirrored)" in mirrored and 'aria-pressed="true"' in mirrored
+    assert confirm(client, match, mirrored).status_code == 302
+    text = Move.objects.get(match=match).text
+    assert re.fullmatch(r"place \dm@-?\d+,-?\d+r\d with black", text), text
+    page = client.get(match.get_absolute_url()).text
+    assert 'aria-disabled="true" data-special="black"' in page  # no marker on it again
+
+
+def play_out(client, match, player_index: int = 0, limit: int = 200) -> int:
+    """Play the player's turns through the pages as they come: build where the page's
+    default spot is legal, otherwise reject or take another card. Returns turns played."""
+    played = 0
+    for _ in range(limit):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            return played
+        page = client.get(match.get_absolute_url()).text
+        if "data-choose" in page:
+            build = re.search(r'href="([^"]+)"[^>]*data-build', page).group(1)
+            page = client.get(build.replace("&amp;", "&")).text
+        if 'data-ghost="legal"' not in page:
+            if "data-reject" in page:
+                assert confirm(client, match, page, "data-reject").status_code == 302
+                played += 1
+                continue
+            for url in links(page, "data-card").values():
+                page = client.get(url).text
+                if 'data-ghost="legal"' in page:
+                    break
+        if 'data-ghost="legal"' not in page:
+            return played  # not this player's turn
+        response = confirm(client, match, page)
+        assert response.status_code == 302, response.text
+        played += 1
+    return played
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"start_tiles": "on", "fillers": "on", "breaking": "random2"},
+        {"variant": "two_of_three", "breaking": "chosen", "specials": ["reserve", "move"]},
+        {"variant": "level_to_level", "fillers": "on"},
+    ],
+    ids=["modules", "two-of-three", "level-to-level"],
+)
+def test_a_solo_game_is_played_to_the_end_through_the_pages(client, alice, options):
+    match = start_solo(client, alice, **options)
+    played = play_out(client, match)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    seat = match.seats.get()
+    assert played == Move.objects.filter(match=match).count() > 5
+    assert seat.score == state(match).score(0)
+    final = client.get(match.get_absolute_url()).text
+    assert "data-final" in final or "final" in final
+
+
+def test_the_help_page_explains_modules_and_variants(client):
+    page = client.get(reverse("help", args=["nmbr9"])).text
+    for words in ("New start tiles", "Gap fillers", "Breaking rules", "2 of 3", "level to level"):
+        assert words in page
+    assert "this site's own" in page
+    assert page.count("<svg") >= 8
+    assert client.get(reverse("help", args=["chess"])).status_code == 404
+
+
+def test_a_composed_turn_that_cannot_be_read_or_no_longer_holds_is_explained(client, alice):
+    match = start_solo(client, alice, fillers="on", breaking="chosen", specials=["move"])
+    url = match.get_absolute_url()
+    unreadable = client.get(url, {"steps": "jump"})
+    assert unreadable.status_code == 400 and "not a step" in unreadable.text
+    stale = client.get(url, {"steps": "reserve"})  # reserve is not in play
+    assert stale.status_code == 200 and 'role="alert"' in stale.text
+    assert "Your turn so far" not in stale.text
+    no_tile = client.post(
+        reverse("play", args=[match.pk]),
+        {"piece": "move", "x": 0, "y": 0, "rotation": 0, "ply": 0},
+    )
+    assert no_tile.status_code == 400 and "Choose the tile to move." in no_tile.text
+    assert Move.objects.count() == 0
+
+
+def test_the_special_tile_move_lists_the_tiles_free_to_move(client, alice):
+    match = start_solo(client, alice, breaking="chosen", specials=["move"])
+    assert play_out(client, match, limit=2) == 2  # two plain turns first
+    page = client.get(match.get_absolute_url()).text
+    choose = client.get(links(page, "data-piece")["Move a tile"], **HTMX).text
+    movable = links(choose, "data-movable")
+    assert len(movable) == 2
+    moving = client.get(next(iter(movable.values())), **HTMX).text
+    assert "Moving the" in moving
+    add = re.search(r'href="([^"]+)"[^>]*data-add-step', moving)
+    assert add is not None, "the default spot of the moved tile is legal"
+    drafted = client.get(add.group(1).replace("&amp;", "&"), **HTMX).text
+    assert re.search(r"<li><code>move \d@", drafted)
+    assert confirm(client, match, drafted).status_code == 302
+    text = Move.objects.filter(match=match).order_by("-ply").first().text
+    assert text.startswith("move ") and "; place " in text
