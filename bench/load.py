@@ -159,7 +159,7 @@ async def play(player: Player, base: str, stop_at: float, results: Results) -> N
                 placed = await request(
                     "placement",
                     "POST",
-                    f"{url}place/",
+                    f"{url}play/",
                     data=data,
                     headers=htmx | {"X-CSRFToken": csrf},
                 )

@@ -94,6 +94,7 @@ def match_page(client: Client) -> None:
 
 def plusplus_pages(player, client: Client, base_p95: float) -> None:
     """A solo game with all three NMBR 9 ++ modules at its 20th tile, against the base."""
+    client.force_login(player)
     times, previews, queries = [], [], []
     options = {"start_tiles": True, "fillers": True, "specials": ["one", "black"]}
     for seed in range(10):

@@ -241,3 +241,21 @@ def test_the_special_tile_move_lists_the_tiles_free_to_move(client, alice):
     assert confirm(client, match, drafted).status_code == 302
     text = Move.objects.filter(match=match).order_by("-ply").first().text
     assert text.startswith("move ") and "; place " in text
+
+
+def test_the_replay_shows_every_step_of_each_turn(client, alice):
+    match = start_solo(client, alice, fillers="on")
+    page = client.get(match.get_absolute_url()).text
+    first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', page).group(1)
+    drafted = client.get(first_add.replace("&amp;", "&"), **HTMX).text
+    filler = client.get(links(drafted, "data-piece")["Gap filler F2"], **HTMX).text
+    assert confirm(client, match, filler).status_code == 302
+    first = Move.objects.get(match=match).text
+    play_out(client, match)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    replay = client.get(reverse("replay", args=[match.pk]), {"round": 1}).text
+    assert f"<code>{first}</code>" in replay and "fill F2@" in first
+    last = client.get(reverse("replay", args=[match.pk])).text
+    final = Move.objects.filter(match=match).order_by("-ply").first().text
+    assert f"<code>{final}</code>" in last

@@ -318,7 +318,8 @@ class MatchView:
 
     ``seat`` is the user's own seat (None for a spectator); ``view`` is the game's view
     for that seat (``Rules.view``); ``ply`` the number of moves made, which a move form
-    sends back so that a page that is out of date is noticed. ``draft(text)`` is the view
+    sends back so that a page that is out of date is noticed; ``moves`` every move once the
+    match is over. ``draft(text)`` is the view
     while the player composes a move of several steps (``DraftRules``).
     """
 
@@ -329,6 +330,8 @@ class MatchView:
     view: Any
     ply: int
     extras: dict[str, Any] = field(default_factory=dict)
+    #: Every move as (seat index, text), once the match is over and they are public.
+    moves: tuple[tuple[int, str], ...] = ()
     _draft: Callable[[str], tuple[Any, IllegalMove | None]] | None = None
 
     @property
@@ -359,4 +362,10 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         def drafting(text: str) -> tuple[Any, IllegalMove | None]:
             return rules.draft(state, seat.index, text)
 
-    return MatchView(record.match, record.seats, seat, rules, view, record.ply, _draft=drafting)
+    moves: tuple[tuple[int, str], ...] = ()
+    if record.match.status == Match.Status.FINISHED:
+        index = {s.pk: s.index for s in record.seats}
+        moves = tuple((index[m.seat_id], m.text) for m in record.moves)
+    return MatchView(
+        record.match, record.seats, seat, rules, view, record.ply, moves=moves, _draft=drafting
+    )

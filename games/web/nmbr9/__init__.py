@@ -17,10 +17,10 @@ from django import forms
 from django.http import QueryDict
 from django.utils.safestring import SafeString
 
-from games.contract import InvalidMove
+from games.contract import LEAVE, InvalidMove
 from games.inputs import StrictIntegerField, parse_int
 from games.models import Seat
-from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
+from games.nmbr9 import Board, Build, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS
 from games.services import MatchView
@@ -677,7 +677,15 @@ class Nmbr9Web:
             svg = board_svg(board, title=f"{seat.player.username} after round {round}")
             placed = sum(1 for p, _ in shown if p.number is not None)
             displays.append(Display(seat, board.score(), svg, placed, to_move=False))
+        turns = {
+            d.player: _turns_of_round(
+                [text for player, text in mv.moves if player == d.player and text != LEAVE],
+                round,
+            )
+            for d in view.displays
+        }
         return {
+            "turns": [(mv.seats[player], texts) for player, texts in turns.items()],
             "round": round,
             "rounds": rounds,
             "displays": displays,
@@ -718,6 +726,21 @@ class Nmbr9Web:
             "svg": board_svg(board, title=f"Start of {puzzle}", css_class="board small"),
             "text": f"Starts with a {start.number} in the centre.",
         }
+
+
+def _turns_of_round(texts: list[str], round: int) -> list[str]:
+    """The turns, written out step by step, from the one after the player's
+    ``round - 1``-th number tile up to the one that built their ``round``-th (rejects and
+    reserves in between included)."""
+    built, shown = 0, []
+    for text in texts:
+        if built >= round:
+            break
+        turn = Turn.parse(text)
+        if built == round - 1:
+            shown.append(str(turn))
+        built += sum(1 for step in turn.steps if isinstance(step, Place | Build))
+    return shown
 
 
 def _first_rounds(tiles, rounds: int):
