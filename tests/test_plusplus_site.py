@@ -114,15 +114,12 @@ def test_a_turn_is_composed_step_by_step_and_confirmed_at_once(client, alice):
     page = client.get(match.get_absolute_url()).text
     pieces = links(page, "data-piece")
     assert set(pieces) >= {"Gap filler F1", "Gap filler F2"}
-    # The filler F1 as the piece to place: its preview, then "add, then more".
+    # The filler F1 as the piece to place: first on the empty table it fits anywhere.
     preview = client.get(pieces["Gap filler F1"], **HTMX).text
-    assert "data-kind" not in preview or "filler" in preview
-    assert "Gap filler <strong" in preview
-    add = links(preview, "data-add-step")
-    assert not add  # F1 alone on an empty table touches nothing: refused
-    # First the card's tile, then the filler next to it.
-    card = client.get(links(page, "data-add-step")[""] if False else match.get_absolute_url())
-    first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', card.text).group(1)
+    assert 'class="ghost filler legal"' in preview
+    assert "Gap filler <strong" in preview and "Fits on level 0" in preview
+    # This turn, though, builds the card's tile first, then the filler next to it.
+    first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', page).group(1)
     drafted = client.get(first_add.replace("&amp;", "&"), **HTMX).text
     assert "Your turn so far" in drafted
     step = re.search(r"<li><code>(place [^<]+)</code></li>", drafted).group(1)
@@ -259,3 +256,22 @@ def test_the_replay_shows_every_step_of_each_turn(client, alice):
     last = client.get(reverse("replay", args=[match.pk])).text
     final = Move.objects.filter(match=match).order_by("-ply").first().text
     assert f"<code>{final}</code>" in last
+
+
+def test_a_reserved_tile_is_set_aside_then_built_in_a_later_turn(client, alice):
+    match = start_solo(client, alice, breaking="chosen", specials=["reserve"])
+    page = client.get(match.get_absolute_url()).text
+    number = int(re.search(r"data-current>(\d)<", page).group(1))
+    assert confirm(client, match, page, "data-reserve").status_code == 302
+    assert Move.objects.get(match=match).text == "reserve"
+    page = client.get(match.get_absolute_url()).text
+    assert f"Reserved: a {number}" in page
+    # The card's tile first, then the reserved one, confirmed together.
+    first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', page).group(1)
+    drafted = client.get(first_add.replace("&amp;", "&"), **HTMX).text
+    build = client.get(links(drafted, "data-piece")[f"Reserved {number}"], **HTMX).text
+    assert f'Your reserved tile: <strong class="tile-number" data-current>{number}<' in build
+    assert confirm(client, match, build).status_code == 302
+    text = Move.objects.filter(match=match).order_by("-ply").first().text
+    assert text.startswith("place ") and f"; build {number}@" in text
+    assert state(match).view(0).reserved is None

@@ -8,7 +8,7 @@ from games import services
 from games.models import Match, Move
 from games.nmbr9 import Turn
 from tests.browser.test_match import log_in
-from tests.browser.test_solo import answered
+from tests.browser.test_solo import answered, ghost, screen_point, wait_ghost
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,6 +40,10 @@ def take_turn(page, *, reject: bool = False) -> bool:
 def test_a_solo_game_with_all_three_modules(open_browser, alice):
     page = log_in(open_browser(), "alice")
     page.locator("[data-solo-options]").click()
+    page.get_by_role("link", name="What the NMBR 9 ++ modules and variants are").click()
+    expect(page.locator("h1")).to_have_text("How NMBR 9 is played")
+    expect(page.locator(".help-figure svg")).to_have_count(8)
+    page.go_back()
     page.check("#id_start_tiles")
     page.check("#id_fillers")
     page.select_option("#id_breaking", "chosen")
@@ -53,6 +57,13 @@ def test_a_solo_game_with_all_three_modules(open_browser, alice):
     answered(page, lambda: page.locator("[data-add-step]").click())
     expect(page.locator("[data-steps]")).to_contain_text("place ")
     answered(page, lambda: page.get_by_role("link", name="Gap filler F1").click())
+    # A click on the board moves the filler, which stays the piece being placed.
+    x, y, _ = ghost(page)
+    answered(page, lambda: page.mouse.click(*screen_point(page, x + 2, y)))
+    wait_ghost(page, x + 2, y, 0)
+    expect(page.locator("#turn .current")).to_contain_text("Gap filler")
+    if page.locator('[data-ghost="legal"]').count() == 0:
+        answered(page, lambda: page.mouse.click(*screen_point(page, x, y)))
     expect(page.locator('[data-ghost="legal"]')).to_have_count(1)
     answered(page, lambda: page.keyboard.press("Enter"))
     first = Turn.parse(Move.objects.get(match=match).text)
@@ -75,6 +86,11 @@ def test_a_solo_game_with_all_three_modules(open_browser, alice):
     seat = match.seats.get()
     assert seat.score == services.load(match).state.score(0)
     expect(page.locator("[data-score]")).to_have_text(str(seat.score))
+    page.goto(page.url.split("?")[0] + "replay/")
+    expect(page.locator('[data-replay-turns="alice"] code')).to_have_count(1)
+    page.locator(".replay-nav a", has_text="Round 19").click()
+    page.locator(".replay-nav a", has_text="Round 18").click()
+    expect(page.locator("[data-replay-round]")).to_have_text("After round 18 of 20")
 
 
 def create_match(page, invite: str, variant: str, pace: str) -> Match:

@@ -308,10 +308,6 @@ def _movable(board: Board) -> list[tuple[Placement, int]]:
     return sorted(movable, key=lambda t: (t[1], t[0].y, t[0].x))
 
 
-def _plusplus(view) -> bool:
-    return view.options.plusplus
-
-
 class Nmbr9Web:
     """The web adapter of NMBR 9 (see ``games.web``)."""
 
@@ -392,7 +388,7 @@ class Nmbr9Web:
             "waiting_for": [seats[i] for i in view.waiting_for if i != me] if mv.is_player else [],
             "finished_playing": view.rounds is not None and mine.progress >= view.rounds,
             "focus": focus,
-            "plusplus": _plusplus(view),
+            "plusplus": view.options.plusplus,
             "specials": view.specials,
             "level_markers": view.level_markers,
             "pile": view.pile,
@@ -558,7 +554,7 @@ class Nmbr9Web:
         if piece == "move":
             moved = board.copy()
             cap = moved.remove(source)
-            ghost_piece, mirrored, cap, relax = source.piece, source.mirrored, cap, ()
+            ghost_piece, mirrored, relax = source.piece, source.mirrored, ()
             start = moved
         else:
             ghost_piece = piece if piece in FILLERS else number
