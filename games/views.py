@@ -256,10 +256,16 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     except ValueError:
         raise Http404("No such game.") from None
     posted = _posted(request)
+    error = ""
+    if posted is not None and "again" in posted:
+        try:
+            return redirect(services.play_again(request.user, parse_int(posted["again"])))
+        except ValueError:  # MoveRefused included
+            error = "There is no solo game of yours to play again."
+            posted = None
     chosen = posted is not None and any(k not in ("csrfmiddlewaretoken", "game") for k in posted)
     options = adapter.options_form(posted if chosen else None)
-    error = ""
-    if request.method == "POST" and (not chosen or options.is_valid()):
+    if posted is not None and (not chosen or options.is_valid()):
         try:
             match = services.start_solo(
                 request.user, game=game, options=options.cleaned_data if chosen else {}

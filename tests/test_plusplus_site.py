@@ -1,6 +1,7 @@
 """NMBR 9 ++ on the site: choosing modules and variants, composing a turn step by step,
 confirming it all at once, and playing games to the end through the pages."""
 
+import copy
 import re
 from html.parser import HTMLParser
 
@@ -9,7 +10,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, Move
-from games.nmbr9 import Turn
+from games.nmbr9 import Board, Turn
+from games.web.nmbr9.svg import board_svg
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -194,7 +196,24 @@ def test_a_solo_game_is_played_to_the_end_through_the_pages(client, alice, optio
     assert played == Move.objects.filter(match=match).count() > 5
     assert seat.score == state(match).score(0)
     final = client.get(match.get_absolute_url()).text
-    assert "data-final" in final or "final" in final
+    assert "data-final-score" in final
+    replay = client.get(re.search(r'href="([^"]+)" data-replay-link', final).group(1))
+    assert replay.status_code == 200 and "data-replay-round" in replay.text
+    again = Forms(final).find("data-play-again")
+    assert client.post(reverse("new_solo"), again["fields"]).status_code == 302
+    second = Match.objects.latest("id")
+    assert second.pk != match.pk and second.options == match.options
+    assert second.status == Match.Status.ACTIVE and second.seats.get().player == alice
+
+
+def test_play_again_only_repeats_a_solo_game_of_ones_own(client, alice, bob):
+    theirs = start_solo(client, bob, fillers="on")
+    client.force_login(alice)
+    for again in (theirs.pk, "x", "²", ""):
+        response = client.post(reverse("new_solo"), {"again": again})
+        assert response.status_code == 400
+        assert "There is no solo game of yours to play again." in response.text
+    assert Match.objects.count() == 1
 
 
 def test_the_help_page_explains_modules_and_variants(client):
@@ -275,3 +294,55 @@ def test_a_reserved_tile_is_set_aside_then_built_in_a_later_turn(client, alice):
     text = Move.objects.filter(match=match).order_by("-ply").first().text
     assert text.startswith("place ") and f"; build {number}@" in text
     assert state(match).view(0).reserved is None
+
+
+def a_turn_moving(game, player: int, tile):
+    """A turn of ``player`` that moves ``tile`` elsewhere and then places the card's tile."""
+    number = game.current_number(player)
+    board = game.board(player).copy()
+    board.remove(tile)
+    for target in board.legal_placements(tile.number):
+        if (target.x, target.y, target.rotation) == (tile.x, tile.y, tile.rotation):
+            continue
+        moved = board.copy()
+        moved.place(target)
+        for place in moved.legal_placements(number):
+            turn = Turn.parse(f"move {tile} to {target}; place {place}")
+            trial = copy.deepcopy(game)
+            trial.play(player, turn)
+            return turn, target
+    raise AssertionError("no move turn found")
+
+
+def test_the_replay_shows_a_moved_tile_where_it_lay_before_it_was_moved(client, alice):
+    match = start_solo(client, alice, breaking="chosen", specials=["move"])
+    for ply in range(2):
+        services.play(match.pk, alice, str(state(match).fallback_turn(0)), ply)
+    after_two = state(match).board(0).tiles
+    first = after_two[0][0]
+    turn, target = a_turn_moving(state(match), 0, first)
+    services.play(match.pk, alice, str(turn), 2)
+    after_three = state(match).board(0).tiles
+    ply = 3
+    while not state(match).is_over():
+        services.play(match.pk, alice, str(state(match).fallback_turn(0)), ply)
+        ply += 1
+
+    def drawn_at(round: int) -> set[str]:
+        page = client.get(reverse("replay", args=[match.pk]), {"round": round}).text
+        return tiles_drawn(re.search(r"<svg.*?</svg>", page, re.S).group(0))
+
+    def drawn(tiles) -> set[str]:
+        return tiles_drawn(board_svg(Board.from_tiles(tiles)))
+
+    assert first in [p for p, _ in after_two] and target not in [p for p, _ in after_two]
+    assert target in [p for p, _ in after_three] and first not in [p for p, _ in after_three]
+    assert drawn_at(2) == drawn(after_two)
+    assert drawn_at(3) == drawn(after_three)
+    page = client.get(reverse("replay", args=[match.pk]), {"round": 3}).text
+    assert f"<code>{turn}</code>" in page
+
+
+def tiles_drawn(svg: str) -> set[str]:
+    """The tiles of a board's SVG, each as its markup (where it lies and how it looks)."""
+    return set(re.findall(r'<g class="tile.*?</text>', svg, re.S))

@@ -23,6 +23,7 @@ from games.services.lobby import (
     create_match,
     decline,
     join,
+    play_again,
     start_solo,
 )
 from games.services.play import (
@@ -56,6 +57,7 @@ __all__ = [
     "open_match",
     "personal_best",
     "play",
+    "play_again",
     "rate_match",
     "refresh_player_stats",
     "remind",

@@ -111,6 +111,17 @@ def start_solo(
     return match
 
 
+def play_again(player, match_id: int) -> Match:
+    """A new solo game with the options of the player's own solo game ``match_id`` (its
+    random choices drawn afresh); MoveRefused if it is not one."""
+    match = Match.objects.filter(
+        pk=match_id, kind=Match.Kind.SOLO, puzzle__isnull=True, seats__player=player
+    ).first()
+    if match is None:
+        raise MoveRefused("There is no solo game of yours to play again.")
+    return start_solo(player, game=match.game, options=match.options)
+
+
 def create_match(
     creator,
     *,

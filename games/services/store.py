@@ -318,9 +318,9 @@ class MatchView:
 
     ``seat`` is the user's own seat (None for a spectator); ``view`` is the game's view
     for that seat (``Rules.view``); ``ply`` the number of moves made, which a move form
-    sends back so that a page that is out of date is noticed; ``moves`` every move once the
-    match is over. ``draft(text)`` is the view
-    while the player composes a move of several steps (``DraftRules``).
+    sends back so that a page that is out of date is noticed. ``draft(text)`` is the view
+    while the player composes a move of several steps (``DraftRules``); ``history()`` how a
+    finished match went, for its replay.
     """
 
     match: Match
@@ -330,9 +330,8 @@ class MatchView:
     view: Any
     ply: int
     extras: dict[str, Any] = field(default_factory=dict)
-    #: Every move as (seat index, text), once the match is over and they are public.
-    moves: tuple[tuple[int, str], ...] = ()
     _draft: Callable[[str], tuple[Any, IllegalMove | None]] | None = None
+    _history: Callable[[], tuple[Frame, ...]] | None = None
 
     @property
     def is_player(self) -> bool:
@@ -345,6 +344,35 @@ class MatchView:
         if self._draft is None:
             return self.view, None
         return self._draft(text)
+
+    def history(self) -> tuple[Frame, ...]:
+        """How the match went, once it is over (empty before): every player's view at the
+        start, then after each move the view of the player who made it."""
+        return () if self._history is None else self._history()
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One player's view of a finished match after ``ply`` moves; ``text`` is the move of
+    theirs that led to it (None for the view at the start)."""
+
+    ply: int
+    player: int
+    text: str | None
+    view: Any
+
+
+def history(record: Record) -> tuple[Frame, ...]:
+    """The frames of ``MatchView.history``, replayed from the seed and the moves."""
+    match, rules = record.match, record.rules
+    fresh = _replay(match, record.seats, [], rules)
+    frames = [Frame(0, p, None, rules.view(fresh.state, p)) for p in range(match.players)]
+    by_pk = {seat.pk: seat for seat in record.seats}
+    for ply, move in enumerate(record.moves, start=1):
+        seat = by_pk[move.seat_id]
+        fresh.apply(seat, move.text)
+        frames.append(Frame(ply, seat.index, move.text, rules.view(fresh.state, seat.index)))
+    return tuple(frames)
 
 
 def view_of(record: Record, seat: Seat | None) -> MatchView:
@@ -362,10 +390,19 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         def drafting(text: str) -> tuple[Any, IllegalMove | None]:
             return rules.draft(state, seat.index, text)
 
-    moves: tuple[tuple[int, str], ...] = ()
+    frames = None
     if record.match.status == Match.Status.FINISHED:
-        index = {s.pk: s.index for s in record.seats}
-        moves = tuple((index[m.seat_id], m.text) for m in record.moves)
+
+        def frames() -> tuple[Frame, ...]:
+            return history(record)
+
     return MatchView(
-        record.match, record.seats, seat, rules, view, record.ply, moves=moves, _draft=drafting
+        record.match,
+        record.seats,
+        seat,
+        rules,
+        view,
+        record.ply,
+        _draft=drafting,
+        _history=frames,
     )

@@ -86,11 +86,20 @@ def test_a_solo_game_with_all_three_modules(open_browser, alice):
     seat = match.seats.get()
     assert seat.score == services.load(match).state.score(0)
     expect(page.locator("[data-score]")).to_have_text(str(seat.score))
-    page.goto(page.url.split("?")[0] + "replay/")
+    game_url = page.url
+    page.locator("[data-replay-link]").click()
     expect(page.locator('[data-replay-turns="alice"] code')).to_have_count(1)
     page.locator(".replay-nav a", has_text="Round 19").click()
     page.locator(".replay-nav a", has_text="Round 18").click()
     expect(page.locator("[data-replay-round]")).to_have_text("After round 18 of 20")
+
+    # Play again: a new game with the same modules.
+    page.goto(game_url)
+    page.locator("[data-play-again]").click()
+    expect(page.locator('svg[data-board="play"] [data-kind="start"]')).to_have_count(1)
+    again = Match.objects.latest("id")
+    assert again.pk != match.pk and again.options == match.options
+    expect(page.locator('[data-special="black"]')).to_have_count(1)
 
 
 def create_match(page, invite: str, variant: str, pace: str) -> Match:

@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString
 from games.contract import LEAVE, InvalidMove
 from games.inputs import StrictIntegerField, parse_int
 from games.models import Seat
-from games.nmbr9 import Board, Build, IllegalPlacement, Place, Placement, Turn
+from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS
 from games.services import MatchView
@@ -657,31 +657,24 @@ class Nmbr9Web:
     # ----------------------------------------------------------------- replays
 
     def replay(self, mv: MatchView, query: QueryDict) -> dict[str, Any]:
-        """Every display after a round (``?round=``), for stepping through a finished match."""
-        view = mv.view
-        rounds = max((d.progress for d in view.displays), default=0)
+        """Every display after a round (``?round=``), for stepping through a finished match,
+        with the turns each player took in that round, step by step."""
+        rounds = max((d.progress for d in mv.view.displays), default=0)
         try:
             round = parse_int(query.get("round", str(rounds)), minimum=0)
         except ValueError:
             round = rounds
         round = min(round, rounds)
-        displays = []
-        for display in view.displays:
-            seat = mv.seats[display.player]
-            shown = _first_rounds(display.tiles, round)
-            board = Board.from_tiles(shown)
+        displays, turns = [], []
+        for player, (display, texts) in _rounds_of(mv.history(), round).items():
+            seat = mv.seats[player]
+            board = display.board()
             svg = board_svg(board, title=f"{seat.player.username} after round {round}")
-            placed = sum(1 for p, _ in shown if p.number is not None)
-            displays.append(Display(seat, board.score(), svg, placed, to_move=False))
-        turns = {
-            d.player: _turns_of_round(
-                [text for player, text in mv.moves if player == d.player and text != LEAVE],
-                round,
-            )
-            for d in view.displays
-        }
+            placed = sum(1 for p, _ in display.tiles if p.number is not None)
+            displays.append(Display(seat, display.score, svg, placed, to_move=False))
+            turns.append((seat, texts))
         return {
-            "turns": [(mv.seats[player], texts) for player, texts in turns.items()],
+            "turns": turns,
             "round": round,
             "rounds": rounds,
             "displays": displays,
@@ -724,31 +717,22 @@ class Nmbr9Web:
         }
 
 
-def _turns_of_round(texts: list[str], round: int) -> list[str]:
-    """The turns, written out step by step, from the one after the player's
-    ``round - 1``-th number tile up to the one that built their ``round``-th (rejects and
-    reserves in between included)."""
-    built, shown = 0, []
-    for text in texts:
-        if built >= round:
-            break
-        turn = Turn.parse(text)
-        if built == round - 1:
-            shown.append(str(turn))
-        built += sum(1 for step in turn.steps if isinstance(step, Place | Build))
+def _rounds_of(frames, round: int) -> dict[int, tuple[Any, list[str]]]:
+    """Each player's display as it was after their ``round``-th step, and the turns they
+    took from their ``round - 1``-th step to it (rejects, reserves and moved tiles
+    included), written out step by step, from the frames of a finished match."""
+    shown: dict[int, tuple[Any, list[str]]] = {}
+    for frame in frames:
+        own = frame.view.displays[frame.player]
+        last = shown.get(frame.player)
+        if last is None:
+            shown[frame.player] = (own, [])
+        elif last[0].progress < round:
+            texts = last[1]
+            if frame.text != LEAVE and last[0].progress == round - 1:
+                texts = [*texts, str(Turn.parse(frame.text))]
+            shown[frame.player] = (own, texts)
     return shown
-
-
-def _first_rounds(tiles, rounds: int):
-    """The tiles of a display up to and including its ``rounds``-th number tile."""
-    shown, numbers = [], 0
-    for placement, level in tiles:
-        if placement.number is not None:
-            if numbers == rounds:
-                break
-            numbers += 1
-        shown.append((placement, level))
-    return tuple(shown)
 
 
 ADAPTER = Nmbr9Web()
