@@ -79,7 +79,8 @@ class View:
     discard they passed), ``play`` (plays, then the discard or ``done``) or ``over``.
     ``to_move`` is the one player who owes a decision. ``owed`` is a joker the player whose
     turn it is took back by a swap and must play again this turn. ``last_deal`` says who went
-    out of the previous deal and what each player lost.
+    out of the previous deal and what each player lost. ``next_series`` is the number the next
+    series laid will get.
     """
 
     viewer: int | None
@@ -96,6 +97,7 @@ class View:
     discard_size: int
     deck_size: int
     table: tuple[SeriesView, ...]
+    next_series: int
     hand_sizes: tuple[int, ...]
     scores: tuple[int, ...]
     laid: tuple[bool, ...]
@@ -125,6 +127,7 @@ class View:
             "discard_size": self.discard_size,
             "deck_size": self.deck_size,
             "table": [series.to_dict() for series in self.table],
+            "next_series": self.next_series,
             "hand_sizes": list(self.hand_sizes),
             "scores": list(self.scores),
             "laid": list(self.laid),
@@ -165,6 +168,7 @@ def view(state: State, viewer: int | None) -> View:
         discard_size=len(state.pile),
         deck_size=len(state.deck),
         table=tuple(SeriesView(n, cards) for n, cards in state.table.items()),
+        next_series=state.next_series,
         hand_sizes=tuple(len(hand) for hand in state.hands),
         scores=tuple(state.scores),
         laid=tuple(state.laid),

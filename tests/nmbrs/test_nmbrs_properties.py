@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 from games.contract import IllegalMove
 from games.nmbrs import JOKERS, RULES, Move, Options, Placed, apply
+from games.nmbrs.game import plan as plan_of
 from games.nmbrs.plays import legal_plays
 from games.nmbrs.policy import random_step
+from games.nmbrs.preview import own_position, plays, preview
 from games.nmbrs.view import view
 
 from .playouts import cards_in, playout, replay
@@ -154,3 +156,41 @@ def test_every_listed_play_is_legal_and_keeps_the_cards_whole(position):
             )
             assert after == everything
             assert all(len(slots) >= 3 for slots in probe.table.values())
+
+
+@settings(SETTINGS, max_examples=15)
+@given(positions, st.integers(0, 10**6))
+def test_the_plays_worked_out_from_a_view_are_the_real_plays(position, salt):
+    """A page previews plays from the player's view alone: the same plays, series and
+    points as on the real state, and the same refusals."""
+    _, _, _, state, _ = position
+    rng = random.Random(salt)
+    for _ in range(20):
+        if state.over:
+            return
+        player = state.to_move
+        if state.phase == "play":
+            seen = view(state, player)
+            for plan in legal_plays(own_position(seen), player):
+                assert plan_of(state, player, plan.move) == plan
+            for plan in legal_plays(state, player):
+                assert preview(seen, str(plan.move)) == plan
+                assert shape(plan) in {shape(p) for p in plays(seen, plan.out)}
+            for move in (random_step(state, player, rng) for _ in range(3)):
+                if move.is_play:
+                    assert preview(seen, move) == plan_or_refusal(state, player, move)
+        apply(state, player, random_step(state, player, rng))
+
+
+def shape(plan):
+    """A play as the table sees it: the series it makes and its points (two jokers may
+    trade places)."""
+    series = tuple((n, None if s is None else tuple(x for _, x in s)) for n, s in plan.changes)
+    return plan.move.kind, series, plan.points
+
+
+def plan_or_refusal(state, player, move):
+    try:
+        return plan_of(state, player, move)
+    except IllegalMove as refused:
+        return refused
