@@ -402,9 +402,8 @@ def _render_game(
     if query.get("preview"):
         # A preview changes only the turn: what is being played, its verdict, the controls.
         response = render(request, f"{adapter.template}#turn", context, status=status)
-        if context.get("ghost") is not None:
-            return replace_url(response, adapter.preview_url(mv, context))
-        return response
+        shown = adapter.preview_url(mv, context)
+        return replace_url(response, shown) if shown else response
     response = render(request, PLAY, context, status=status)
     return replace_url(response, mv.match.get_absolute_url())
 

@@ -1,8 +1,9 @@
 """How each game looks on the site: its web adapter (see ``games.web.base``), by slug."""
 
 from games.web.nmbr9 import ADAPTER as NMBR9
+from games.web.nmbrs import ADAPTER as NMBRS
 
-ADAPTERS = {NMBR9.slug: NMBR9}
+ADAPTERS = {NMBR9.slug: NMBR9, NMBRS.slug: NMBRS}
 
 
 def adapter_for(slug: str):

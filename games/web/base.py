@@ -10,7 +10,8 @@ match's heading, log, standings and actions. An adapter has:
 - ``describe(options)``: the options in a few words;
 - ``read_query(query)``: what a GET asks for besides the page (ValueError: a message);
 - ``context(match_view, **query)``: the template context of the play area;
-- ``preview_url(match_view, context)``: the address of a preview, for the browser history;
+- ``preview_url(match_view, context)``: the address of a preview, for the browser history
+  (None: keep the address);
 - ``log(match_view)``: what happened, as far as the viewer may see it, newest first;
 - ``move(post)``: the move text a form posts and the ply its page knew (ValueError);
 - ``replay(match_view, query)``: the template context of a step of a finished match.

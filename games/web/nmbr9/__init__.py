@@ -598,9 +598,12 @@ class Nmbr9Web:
             context["board"] = start
         return ghost
 
-    def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str:
-        """The address of the page showing this preview (kept in the browser's history)."""
-        ghost = context["ghost"]
+    def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str | None:
+        """The address of the page showing this preview (kept in the browser's history);
+        None when there is no piece being placed to show."""
+        ghost = context.get("ghost")
+        if ghost is None:
+            return None
         query = {
             **context["compose_fields"],
             "x": ghost.x,

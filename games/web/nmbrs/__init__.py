@@ -1,0 +1,347 @@
+"""nmbrs! on the site: the table and the player's hand as a page, a page's forms as moves.
+
+A turn is made of moves, each posted on its own (``take``, ``pass``, ``draw``, plays,
+``discard``). Before a play is posted the page shows what it would do: the player selects
+cards in their hand (``?pick=`` links, no JavaScript needed) and the page lists the plays
+those cards make, with the series and the points, or says why there is none
+(``games.nmbrs.preview``, worked out from the player's own view); a play can also be
+written in the move notation and previewed (``?attempt=``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.http import QueryDict
+
+from games.contract import LEAVE, IllegalMove
+from games.inputs import StrictIntegerField, parse_int
+from games.nmbrs import JOKERS, Move
+from games.nmbrs.cards import CARDS, COLOURS
+from games.nmbrs.preview import plays, preview
+from games.nmbrs.view import card_data
+from games.services import MatchView
+from games.web.base import LogEntry
+
+#: How a card is named in a query: a number 1-100 or a joker.
+_CARD = re.compile(r"(?:[1-9][0-9]?|100|J[RGBO])", re.ASCII)
+_SORTS = ("number", "colour")
+
+
+class OptionsForm(forms.Form):
+    """The options of a new nmbrs! match."""
+
+    advanced = forms.BooleanField(
+        label="Advanced series: every series counts back to 0 or 1", required=False
+    )
+    simplified = forms.BooleanField(
+        label="Simplified version: cards 1-50, smaller hands, no discard", required=False
+    )
+
+
+class MoveForm(forms.Form):
+    """A move as a form posts it: its text in the move notation, and the page's ply."""
+
+    move = forms.CharField(max_length=200)
+    ply = StrictIntegerField(min_value=0)
+
+
+def _sentence(reason: str) -> str:
+    return f"{reason[:1].upper()}{reason[1:]}."
+
+
+def _cards(plan_changes) -> list[dict[str, Any]]:
+    return [card_data(card, number) for card, number in plan_changes]
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A player round the table: their seat and what everybody sees of them."""
+
+    seat: Any
+    hand_size: int
+    score: int
+    laid: bool
+    turn: bool
+    to_move: bool
+
+
+class NmbrsWeb:
+    """The web adapter of nmbrs! (see ``games.web``)."""
+
+    slug = "nmbrs"
+    template = "games/nmbrs/play.html"
+    replay_template = "games/nmbrs/replay.html"
+    help_template = "games/nmbrs/help.html"
+    options_form = OptionsForm
+
+    def describe(self, options: dict[str, Any]) -> list[str]:
+        words = []
+        if options.get("advanced"):
+            words.append("advanced series")
+        if options.get("simplified"):
+            words.append("simplified version")
+        if options.get("target", 100) != 100:
+            words.append(f"to {options['target']} points")
+        return words
+
+    # ----------------------------------------------------------------- the page
+
+    def read_query(self, query: QueryDict) -> dict[str, Any]:
+        """The cards selected (``pick``), a play written out (``attempt``) and the order
+        of the hand (``sort``); ValueError with a message if they cannot be read."""
+        read: dict[str, Any] = {}
+        sort = query.get("sort", "number")
+        if sort not in _SORTS:
+            raise ValueError("sort: by number or by colour.")
+        if sort != "number":
+            read["sort"] = sort
+        picked = [card.upper() for card in query.getlist("pick") if card]
+        if len(picked) > 30 or not all(_CARD.fullmatch(card) for card in picked):
+            raise ValueError("pick: not a card.")
+        attempt = query.get("attempt", "").strip()
+        if len(attempt) > 200:
+            raise ValueError("The play is too long to be one.")
+        if "pick" in query or attempt:
+            read.update(preview=True, pick=tuple(dict.fromkeys(picked)), attempt=attempt)
+        return read
+
+    def context(
+        self,
+        mv: MatchView,
+        *,
+        preview: bool = False,
+        pick: tuple[str, ...] = (),
+        attempt: str = "",
+        sort: str = "number",
+    ) -> dict[str, Any]:
+        """The table, the players round it and the viewer's hand and choices."""
+        view, seats = mv.view, mv.seats
+        me = mv.seat.index if mv.seat is not None else None
+        url = mv.match.get_absolute_url()
+        context: dict[str, Any] = {
+            "deal": view.deal,
+            "phase": view.phase,
+            "discard": None if view.discard is None else card_data(view.discard),
+            "deck_size": view.deck_size,
+            "table": [
+                {"number": s.number, "cards": _cards(s.cards), "step": s.step} for s in view.table
+            ],
+            "around": [
+                Seen(
+                    seat=seats[p],
+                    hand_size=view.hand_sizes[p],
+                    score=view.scores[p],
+                    laid=view.laid[p],
+                    turn=view.turn == p,
+                    to_move=view.to_move == p,
+                )
+                for p in range(view.players)
+            ],
+            "simplified": view.options.simplified,
+            "owed": view.owed,
+            "sort": sort,
+            "last_deal": self._last_deal(mv),
+            "score": view.scores[me] if me is not None else None,
+            "final_hands": (
+                [
+                    (seats[p], [card_data(c) for c in hand])
+                    for p, hand in enumerate(view.final_hands)
+                ]
+                if view.final_hands is not None
+                else None
+            ),
+        }
+        playing = (
+            me is not None
+            and not mv.seat.has_left
+            and view.to_move == me
+            and mv.match.status == "active"
+        )
+        context["choice"] = (view.phase if playing else None) or None
+        if view.phase == "offer" and view.offer_to is not None:
+            context["offered"] = seats[view.offer_to]
+        if view.turn is not None:
+            context["turn_of"] = seats[view.turn]
+        hand = list(view.hand or ())
+        if sort == "colour":
+            hand.sort(key=lambda c: (COLOURS.index(CARDS[c].colour), c in JOKERS, CARDS[c].number))
+        picked = [card for card in pick if card in hand]
+        context["hand"] = [
+            {
+                **card_data(card),
+                "picked": card in picked,
+                "toggle": self._pick_url(
+                    url,
+                    [c for c in picked if c != card] if card in picked else [*picked, card],
+                    sort,
+                ),
+            }
+            for card in hand
+        ]
+        context["sort_url"] = (
+            f"{url}?{urlencode({'sort': 'number' if sort == 'colour' else 'colour'})}"
+        )
+        context["picked"] = picked
+        context["clear_url"] = self._pick_url(url, [], sort)
+        context["must_draw"] = view.must_draw
+        if context["choice"] == "play":
+            self._plays(mv, context, picked, attempt)
+        return context
+
+    @staticmethod
+    def _pick_url(url: str, picked: list[str], sort: str) -> str:
+        """The page with ``picked`` selected (an empty ``pick``: none, still a preview)."""
+        query = [("pick", c) for c in picked] or [("pick", "")]
+        if sort != "number":
+            query.append(("sort", sort))
+        return f"{url}?{urlencode(query)}"
+
+    def _plays(self, mv: MatchView, context: dict[str, Any], picked, attempt: str) -> None:
+        """The plays the selected cards make, a written play's preview, the discard."""
+        view = mv.view
+        found = plays(view, picked)
+        context["plays"] = [
+            {
+                "text": str(plan.move),
+                "points": plan.points,
+                "series": [
+                    (number, _cards(slots)) for number, slots in plan.changes if slots is not None
+                ],
+                "joined": [number for number, slots in plan.changes if slots is None],
+                "back": plan.back,
+            }
+            for plan in found
+        ]
+        if picked and not found:
+            context["no_play"] = self._why_not(mv, picked)
+        context["attempt"] = attempt
+        if attempt:
+            result = preview(view, attempt)
+            if isinstance(result, IllegalMove):
+                context["attempt_error"] = _sentence(result.reason)
+            else:
+                context["attempt_plan"] = {
+                    "text": str(result.move),
+                    "points": result.points,
+                    "series": [
+                        (number, _cards(slots))
+                        for number, slots in result.changes
+                        if slots is not None
+                    ],
+                }
+        if len(picked) == 1 and not view.options.simplified:
+            context["discard_card"] = card_data(picked[0])
+
+    @staticmethod
+    def _why_not(mv: MatchView, picked: list[str]) -> str:
+        """Why the selected cards make no play: the rules' reason for laying them as a
+        series when that is what they could be, else a general word."""
+        view = mv.view
+        if len(picked) >= 3 and not any(c in JOKERS for c in picked):
+            refused = preview(view, Move.parse("lay " + ",".join(picked)))
+            if isinstance(refused, IllegalMove):
+                return _sentence(refused.reason)
+        if not view.laid[view.viewer]:
+            return "You must lay a series of 3 or more cards before adding cards to the table."
+        return "These cards make no play on the table as they are. Write the play below."
+
+    def _last_deal(self, mv: MatchView) -> str:
+        last = mv.view.last_deal
+        if not last:
+            return ""
+        seats = mv.seats
+        out = last.get("out")
+        went = f"{seats[out].player.username} went out" if out is not None else "Nobody went out"
+        lost = [
+            f"{seats[p].player.username} lost {points}"
+            for p, points in enumerate(last.get("lost", []))
+            if points
+        ]
+        return f"Deal {last['deal']}: {went}" + (f"; {', '.join(lost)}." if lost else ".")
+
+    def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str:
+        query = [("pick", c) for c in context.get("picked", [])]
+        if context.get("attempt"):
+            query.append(("attempt", context["attempt"]))
+        if context.get("sort", "number") != "number":
+            query.append(("sort", context["sort"]))
+        return (
+            f"{mv.match.get_absolute_url()}?{urlencode(query)}"
+            if query
+            else mv.match.get_absolute_url()
+        )
+
+    def log(self, mv: MatchView) -> list[LogEntry]:
+        """Who left, and how the last deal ended, newest first."""
+        entries = []
+        text = self._last_deal(mv)
+        if text:
+            entries.append(LogEntry(f"Deal {mv.view.last_deal['deal']}", text))
+        for seat in mv.seats:
+            if seat.has_left:
+                verb = "resigned" if seat.state == seat.State.RESIGNED else "was dropped"
+                entries.append(
+                    LogEntry(f"Turn {seat.progress + 1}", f"{seat.player.username} {verb}.")
+                )
+        return entries
+
+    # ----------------------------------------------------------------- moves
+
+    def move(self, post: QueryDict) -> tuple[str, int]:
+        form = MoveForm(post)
+        if not form.is_valid():
+            field, errors = next(iter(form.errors.items()))
+            raise ValueError(f"{field}: {errors[0]}")
+        return form.cleaned_data["move"].strip(), form.cleaned_data["ply"]
+
+    # ----------------------------------------------------------------- replays
+
+    def replay(self, mv: MatchView, query: QueryDict) -> dict[str, Any]:
+        """A finished match move by move (``?ply=``): the table after the move and the
+        hand of the player who made it."""
+        frames = [f for f in mv.history() if f.text is not None]
+        last = len(frames)
+        try:
+            ply = min(parse_int(query.get("ply", str(last)), minimum=0), last)
+        except ValueError:
+            ply = last
+        seats = mv.seats
+        shown = frames[ply - 1] if ply else None
+        view = shown.view if shown is not None else mv.history()[0].view
+        deals = {}
+        for index, frame in enumerate(frames, start=1):
+            deals.setdefault(frame.view.deal, index)
+        return {
+            "ply": ply,
+            "plies": last,
+            "move": None
+            if shown is None
+            else {
+                "seat": seats[shown.player],
+                "text": shown.text if shown.text != LEAVE else "left the match",
+            },
+            "deal": view.deal,
+            "deals": sorted(deals.items()),
+            "table": [{"number": s.number, "cards": _cards(s.cards)} for s in view.table],
+            "discard": None if view.discard is None else card_data(view.discard),
+            "hand": [card_data(c) for c in view.hand or ()],
+            "scores": [(seats[p], score) for p, score in enumerate(view.scores)],
+            "previous": ply - 1 if ply > 0 else None,
+            "next": ply + 1 if ply < last else None,
+        }
+
+    # ----------------------------------------------------------------- help
+
+    def help_context(self) -> dict[str, Any]:
+        example = [card_data(c, n) for c, n in (("12", 12), ("JR", 14), ("16", 16))]
+        return {"example": example}
+
+
+ADAPTER = NmbrsWeb()
+
+__all__ = ["ADAPTER", "NmbrsWeb"]

@@ -1,0 +1,120 @@
+"""Three players in three browsers play a short nmbrs! match to the end: an offer taken out
+of turn, plays chosen by selecting cards, a joker swapped, discards, the final standings."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Match, Move
+from games.nmbrs.rules import RULES
+from tests.browser.test_match import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+#: A deal in which, after "pass" and "take", the fallback policy swaps a joker and the
+#: match ends quickly with a low target score (set for the test only).
+SEED, TARGET = 295, 55
+
+
+def state(match):
+    match.refresh_from_db()
+    return services.load(match).state
+
+
+def answered(page, action) -> None:
+    """Do ``action`` and wait until its answer replaced the turn (a selection, a preview)
+    or the whole play area (a move) and settled."""
+    page.evaluate(
+        """() => document.querySelectorAll("#turn, #play")
+            .forEach(e => { e.dataset.stale = "yes"; })"""
+    )
+    with page.expect_response(lambda response: "/game/" in response.url):
+        action()
+    page.wait_for_function(
+        """() => {
+            const fresh = [...document.querySelectorAll("#turn, #play")]
+                .some(e => !e.dataset.stale);
+            const busy = ".htmx-request, .htmx-swapping, .htmx-settling";
+            return fresh && !document.querySelector(busy);
+        }"""
+    )
+
+
+def make(page, text: str) -> None:
+    """Make the move ``text`` through the page as a player would."""
+    kind = text.split()[0]
+    if kind in ("take", "pass", "draw", "done"):
+        answered(page, lambda: page.locator(f'[data-move="{kind}"]').click())
+        return
+    move = RULES.parse_move(text)
+    cards = [move.card] if kind in ("discard", "swap") else [c.card for c in move.cards]
+    for card in cards:
+        answered(page, lambda card=card: page.locator(f'[data-pick="{card}"]').click())
+    if kind == "discard":
+        answered(page, lambda: page.locator('[data-move="discard"]').click())
+        return
+    listed = page.locator(f'[data-play="{text}"]')
+    if listed.count() == 0:  # not among the listed plays: write it out
+        page.locator("details.write-play summary").click()
+        page.fill('input[name="attempt"]', text)
+        answered(page, lambda: page.get_by_role("button", name="Preview").click())
+        expect(page.locator("[data-verdict].ok, .verdict.ok")).to_be_visible()
+        answered(page, lambda: page.get_by_role("button", name=f"Play {text}").click())
+        return
+    expect(listed.locator(".points")).to_be_visible()
+    answered(page, lambda: listed.locator("button").click())
+
+
+def test_three_players_play_a_short_match_to_the_end(
+    open_browser, celery_worker, alice, bob, carol
+):
+    pages = [log_in(open_browser(), name) for name in ("alice", "bob", "carol")]
+    alice = pages[0]
+    alice.get_by_role("link", name="New match").click()
+    alice.get_by_role("link", name="nmbrs!").click()
+    alice.select_option("#id_players", "3")
+    alice.fill("#id_invite", "bob carol")
+    alice.uncheck("#id_open")
+    alice.get_by_role("button", name="Create the match").click()
+    expect(alice.get_by_text("Waiting for players")).to_be_visible()
+    match = Match.objects.get()
+    # Before anything is dealt: a known deal, and a short game.
+    Match.objects.filter(pk=match.pk).update(seed=SEED, options={**match.options, "target": TARGET})
+    for page in pages[1:]:
+        page.goto(page.url)
+        page.locator(f'[data-match="{match.pk}"] a').first.click()
+        page.get_by_role("button", name="Accept").click()
+    expect(alice.locator('[data-choice="draw"]')).to_be_visible(timeout=12_000)
+
+    # alice passes the discard; bob, out of turn, is offered it and takes it.
+    top = state(match).top
+    make(alice, "pass")
+    pages[1].reload()
+    expect(pages[1].locator('[data-choice="offer"]')).to_contain_text("offered to you")
+    expect(pages[1].locator(f'[data-discard] [data-card="{top}"]')).to_be_visible()
+    make(pages[1], "take")
+    expect(pages[1].locator(f'.hand [data-card="{top}"]')).to_be_visible()
+
+    swapped = False
+    for _ in range(100):
+        game = state(match)
+        if game.over:
+            break
+        player = game.to_move
+        text = str(RULES.auto_move(game, player))
+        swapped = swapped or text.startswith("swap")
+        page = pages[player]
+        page.reload()
+        before = Move.objects.filter(match=match).count()
+        make(page, text)
+        assert Move.objects.filter(match=match).count() == before + 1, text
+    assert swapped
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    for page in pages:
+        page.reload()
+        expect(page.get_by_text("Game over")).to_be_visible()
+        expect(page.locator("[data-rank]")).to_have_count(3)
+        expect(page.get_by_text("Hands at the end")).to_be_visible()
+    pages[2].locator("[data-replay-link]").click()
+    expect(pages[2].locator("[data-replay-round]")).to_contain_text("After move")

@@ -1,0 +1,228 @@
+"""nmbrs! on the site: creating a match, the table, turns made through the pages' own
+links and forms, previews, secrecy of hands, the end of a match and its replay."""
+
+import re
+import time
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match, Move, RatingChange
+from games.nmbrs.policy import choose
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def nmbrs_match(creator, *others, target=100, rated=True, **options):
+    match = services.create_match(
+        creator,
+        game="nmbrs",
+        players=1 + len(others),
+        time_control="1d",
+        rated=rated,
+        options={"target": target, **options},
+        invite=[u.username for u in others],
+        seed=11,
+    )
+    for user in others:
+        services.join(match.pk, user)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    return match
+
+
+def state(match):
+    match.refresh_from_db()
+    return services.load(match).state
+
+
+def move_forms(html: str) -> dict[str, str]:
+    """The move each form on the page posts, by its text."""
+    return {unescape(m): m for m in re.findall(r'name="move" value="([^"]*)"', html)}
+
+
+def post(client, match, text: str):
+    ply = Move.objects.filter(match=match).count()
+    return client.post(reverse("play", args=[match.pk]), {"move": text, "ply": ply})
+
+
+def test_the_new_match_form_offers_nmbrs_with_its_options(client, alice, bob):
+    client.force_login(alice)
+    page = client.get(reverse("new_match"), {"game": "nmbrs"}).text
+    assert 'data-game="nmbrs"' in page and "Advanced series" in page and "Simplified" in page
+    assert "target" not in page  # a low target is for tests only
+    response = client.post(
+        reverse("new_match"),
+        {
+            "game": "nmbrs",
+            "players": "8",
+            "time_control": "1d",
+            "rated": "on",
+            "advanced": "on",
+            "invite": "bob",
+            "open": "on",
+        },
+    )
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert match.game == "nmbrs" and match.players == 8
+    assert match.options == {"advanced": True, "simplified": False, "target": 100}
+    page = client.get(match.get_absolute_url()).text
+    assert "nmbrs!" in page and "advanced series" in page
+
+
+def test_the_table_shows_only_what_a_player_may_know(client, alice, bob, carol):
+    match = nmbrs_match(alice, bob, carol)
+    game = state(match)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert 'data-choice="draw"' in page
+    assert f'data-card="{game.top}"' in page
+    for card in game.hands[0]:
+        assert f'data-card="{card}"' in page
+    shown = set(re.findall(r'data-card="([^"]+)"', page))
+    assert shown <= set(game.hands[0]) | {game.top}
+    assert f"{len(game.deck)} cards" in page
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert "Waiting for alice to move." in page
+    shown = set(re.findall(r'data-card="([^"]+)"', page))
+    assert shown <= set(game.hands[1]) | {game.top}
+
+
+def test_a_turn_through_the_pages_with_an_offer_taken_out_of_turn(client, alice, bob, carol):
+    match = nmbrs_match(alice, bob, carol)
+    top = state(match).top
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert set(move_forms(page)) == {"take", "pass"}
+    assert post(client, match, "pass").status_code == 302
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert 'data-choice="offer"' in page and "it is offered to you" in page
+    hand = len(state(match).hands[1])
+    assert post(client, match, "take").status_code == 302
+    after = state(match)
+    assert top in after.hands[1] and len(after.hands[1]) == hand + 2
+    # alice decides again about the new top card, then plays on.
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert 'data-choice="draw"' in page
+    offered = set(move_forms(page))
+    assert offered in ({"take", "pass"}, {"draw"})  # no card left on the pile: draw
+    assert post(client, match, "draw" if "draw" in offered else "take").status_code == 302
+    page = client.get(match.get_absolute_url()).text
+    assert 'data-choice="play"' in page and "Select cards in your hand" in page
+
+
+def test_selected_cards_preview_their_plays_and_a_refusal(client, alice, bob):
+    match = nmbrs_match(alice, bob)
+    client.force_login(alice)
+    assert post(client, match, "take").status_code == 302
+    game = state(match)
+    # The policy's best play, found through the selection links of the page.
+    move = choose(game, 0)
+    page = client.get(match.get_absolute_url()).text
+    assert move.is_play and any(placed.joker for placed in move.cards)  # seed 11
+    url = match.get_absolute_url()
+    for placed in move.cards:
+        link = re.search(rf'href="([^"]+)"[^>]*data-pick="{placed.card}"', page)
+        page = client.get(unescape(link.group(1)), **HTMX).text
+        assert 'id="turn"' in page
+    assert str(move) in move_forms(page)
+    assert re.search(r'class="points">\+\d+<', page)
+    assert post(client, match, str(move)).status_code == 302
+    assert state(match).laid[0]
+    page = client.get(url).text
+    # Three cards that are no series: the reason, and nothing played.
+    hand = sorted(state(match).hands[0], key=lambda c: int(c) if c.isdigit() else 999)
+    numbers = [c for c in hand if c.isdigit()]
+    wrong = next(
+        (a, b, c)
+        for a in numbers
+        for b in numbers
+        for c in numbers
+        if int(a) < int(b) < int(c) and int(b) - int(a) != int(c) - int(b)
+    )
+    query = "&".join(f"pick={c}" for c in wrong)
+    moves = Move.objects.count()
+    page = client.get(f"{match.get_absolute_url()}?{query}", **HTMX).text
+    assert "data-verdict" in page and not any(t.startswith("lay") for t in move_forms(page))
+    written = client.get(match.get_absolute_url(), {"attempt": f"lay {','.join(wrong)}"}).text
+    assert 'class="verdict bad"' in written and "series" in written
+    assert Move.objects.count() == moves
+    # One card selected: it can be discarded, which ends the turn.
+    page = client.get(f"{match.get_absolute_url()}?pick={numbers[0]}", **HTMX).text
+    assert f"discard {numbers[0]}" in move_forms(page)
+    assert post(client, match, f"discard {numbers[0]}").status_code == 302
+    assert state(match).current == 1
+
+
+def test_a_refused_move_says_why_and_changes_nothing(client, alice, bob):
+    match = nmbrs_match(alice, bob)
+    client.force_login(alice)
+    response = post(client, match, "discard 42")
+    assert response.status_code == 400 and "take the discard" in response.text
+    assert client.post(reverse("play", args=[match.pk]), {"move": "", "ply": 0}).status_code == 400
+    garbage = client.get(match.get_absolute_url(), {"pick": "JX"})
+    assert garbage.status_code == 400 and "not a card" in garbage.text
+    client.force_login(bob)
+    assert post(client, match, "take").status_code == 400
+    assert Move.objects.count() == 0
+
+
+def test_the_hand_sorts_by_colour(client, alice, bob):
+    match = nmbrs_match(alice, bob)
+    client.force_login(alice)
+    by_number = re.findall(r'data-card="([^"]+)"', client.get(match.get_absolute_url()).text)
+    page = client.get(match.get_absolute_url(), {"sort": "colour"}).text
+    by_colour = re.findall(r'data-card="([^"]+)"', page)
+    assert sorted(by_number) == sorted(by_colour) and "Sort by number" in page
+    colours = re.findall(r'class="nmbrs-card colour-(\w+)', page.split('class="hand"')[1])
+    assert colours == sorted(colours, key=["red", "green", "blue", "orange"].index)
+
+
+def play_to_the_end(client, match, users, limit=3000) -> None:
+    """Every move through a post as the page's player, each the policy's choice."""
+    for _ in range(limit):
+        game = state(match)
+        if game.over:
+            return
+        player = game.to_move
+        client.force_login(users[player])
+        assert (
+            post(client, match, str(services.load(match).rules.auto_move(game, player))).status_code
+            == 302
+        )
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_short_match_ends_with_ranks_ratings_final_hands_and_a_replay(
+    client, alice, bob, carol, celery_worker
+):
+    match = nmbrs_match(alice, bob, carol, target=60)
+    play_to_the_end(client, match, [alice, bob, carol])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    page = client.get(match.get_absolute_url()).text
+    assert "Hands at the end" in page and "data-rank" in page
+    replay = client.get(reverse("replay", args=[match.pk]), {"ply": 3})
+    assert replay.status_code == 200 and "After move 3 of" in replay.text
+    assert "data-replay-move" in replay.text
+    for _ in range(50):
+        if RatingChange.objects.filter(match=match).count() == 3:
+            break
+        time.sleep(0.2)
+    assert RatingChange.objects.filter(match=match).count() == 3
+    profile = client.get(reverse("profile", args=["alice"])).text
+    assert "nmbrs!" in profile
+
+
+def test_the_rules_page_explains_the_game(client):
+    page = client.get(reverse("help", args=["nmbrs"])).text
+    for words in ("A turn", "Lay", "Extend", "Insert", "Cross", "Join", "Swap", "Advanced"):
+        assert words in page
+    assert page.count('class="nmbrs-card') == 3
