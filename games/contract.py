@@ -42,6 +42,10 @@ long the deadline is and whether missing it is a strike; when it passes the plat
 each step before they confirm the whole move (``DraftRules.draft``): the view after the
 steps so far, on a copy, with the first refused step's reason.
 
+**Standing answers.** A game may let a player choose answers given for them at once
+(``standing_move(state, player, prefs)``: a move, or None; nmbrs!'s "always pass"), from the
+player's choices for the match, which its web adapter names in ``prefs``.
+
 **Puzzles.** A game may also offer puzzles (``PuzzleRules``): a deal fixed by a seed, played
 alone with ``puzzle_options`` and measured against ``puzzle_par(seed)``, the best score a
 search finds knowing every secret of the deal.

@@ -24,6 +24,7 @@ urlpatterns = [
     path("game/<id:match_id>/cancel/", views.cancel, name="cancel"),
     path("game/<id:match_id>/resign/", views.resign, name="resign"),
     path("game/<id:match_id>/extend/", views.extend, name="extend"),
+    path("game/<id:match_id>/prefs/", views.prefs, name="prefs"),
     path("game/<id:match_id>/replay/", views.replay, name="replay"),
     path("game/<id:match_id>/rematch/", views.rematch, name="rematch"),
     path("puzzle/<id:puzzle_id>/", views.puzzle_page, name="puzzle"),

@@ -511,6 +511,20 @@ def extend(request: HttpRequest, match_id: int) -> HttpResponse:
     return _act(request, match_id, services.extend)
 
 
+@login_required
+@require_POST
+def prefs(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The player's standing choices for the match (the game's adapter names them)."""
+    match = get_object_or_404(Match, pk=match_id)
+    names = web.adapter_for(match.game).prefs
+    chosen = {name: request.POST.get(name) == "on" for name in names}
+    try:
+        services.set_prefs(match_id, request.user, **chosen)
+    except Seat.DoesNotExist:
+        raise Http404("No game of yours has this number.") from None
+    return redirect(match)
+
+
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through a finished match, every player's display side by side."""

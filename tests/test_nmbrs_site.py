@@ -100,6 +100,9 @@ def test_a_turn_through_the_pages_with_an_offer_taken_out_of_turn(client, alice,
     assert set(move_forms(page)) == {"take", "pass"}
     assert post(client, match, "pass").status_code == 302
     client.force_login(bob)
+    home = client.get(reverse("home")).text
+    your_move = home.split('class="card your-move"')[1].split("</section>")[0]
+    assert f'data-match="{match.pk}"' in your_move and "data-countdown" in your_move
     page = client.get(match.get_absolute_url()).text
     assert 'data-choice="offer"' in page and "it is offered to you" in page
     hand = len(state(match).hands[1])
@@ -226,3 +229,27 @@ def test_the_rules_page_explains_the_game(client):
     for words in ("A turn", "Lay", "Extend", "Insert", "Cross", "Join", "Swap", "Advanced"):
         assert words in page
     assert page.count('class="nmbrs-card') == 3
+
+
+def test_always_pass_answers_offers_at_once(client, alice, bob, carol):
+    match = nmbrs_match(alice, bob, carol)
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    box = re.compile(r'<input type="checkbox" name="always_pass"( checked)? data-pref')
+    assert box.search(page).group(1) is None
+    response = client.post(reverse("prefs", args=[match.pk]), {"always_pass": "on"})
+    assert response.status_code == 302
+    assert (
+        "checked" in client.get(match.get_absolute_url()).text.split('data-pref="always')[0][-60:]
+    )
+    client.force_login(alice)
+    assert post(client, match, "pass").status_code == 302
+    moves = list(Move.objects.filter(match=match).order_by("ply").values_list("text", "auto"))
+    assert moves == [("pass", False), ("pass", True)]  # bob's answer, given for him
+    assert state(match).offer_to == 2
+    client.force_login(carol)
+    assert 'data-choice="offer"' in client.get(match.get_absolute_url()).text
+    # Switched off again: the next offer waits for bob.
+    client.force_login(bob)
+    client.post(reverse("prefs", args=[match.pk]), {})
+    assert services.load(match).seats[1].prefs == {"always_pass": False}

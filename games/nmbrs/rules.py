@@ -71,6 +71,13 @@ class NmbrsRules:
         """Whether ``player`` is being offered the discard now (the answer is take or pass)."""
         return state.phase == "offer" and state.offer_to == player
 
+    def standing_move(self, state: State, player: int, prefs: Mapping[str, Any]) -> Move | None:
+        """The answer a player gives without being asked: ``pass`` to an offered discard
+        when they chose "always pass" (``prefs["always_pass"]``) for the match."""
+        if prefs.get("always_pass") and self.offer_pending(state, player):
+            return PASS
+        return None
+
     def apply(self, state: State, player: int, move: Move) -> State:
         return game.apply(state, player, move)
 

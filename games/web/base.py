@@ -7,6 +7,7 @@ match's heading, log, standings and actions. An adapter has:
 - ``slug``: its game's; ``template``: the play area (a template with a ``turn`` partial
   that previews swap); ``replay_template``; ``options_form``: the form of the game's options
   on the new-match page (its cleaned data are the options);
+- ``prefs``: the standing choices a player can make for a match, by name, with their label;
 - ``describe(options)``: the options in a few words;
 - ``read_query(query)``: what a GET asks for besides the page (ValueError: a message);
 - ``context(match_view, **query)``: the template context of the play area;

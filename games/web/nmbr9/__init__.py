@@ -315,6 +315,7 @@ class Nmbr9Web:
     template = "games/nmbr9/play.html"
     replay_template = "games/nmbr9/replay.html"
     options_form = OptionsForm
+    prefs: dict[str, str] = {}
 
     # ----------------------------------------------------------------- options
 

@@ -78,6 +78,8 @@ class NmbrsWeb:
     replay_template = "games/nmbrs/replay.html"
     help_template = "games/nmbrs/help.html"
     options_form = OptionsForm
+    #: The standing choices a player can make for a match (``standing_move``).
+    prefs = {"always_pass": "Always pass when the discard is offered to me"}
 
     def describe(self, options: dict[str, Any]) -> list[str]:
         words = []
@@ -162,7 +164,11 @@ class NmbrsWeb:
             and view.to_move == me
             and mv.match.status == "active"
         )
-        context["choice"] = (view.phase if playing else None) or None
+        context["choice"] = view.phase if playing else None
+        if mv.seat is not None:
+            context["standing"] = [
+                (name, label, bool(mv.seat.prefs.get(name))) for name, label in self.prefs.items()
+            ]
         if view.phase == "offer" and view.offer_to is not None:
             context["offered"] = seats[view.offer_to]
         if view.turn is not None:
