@@ -14,6 +14,7 @@ from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
@@ -261,7 +262,7 @@ def new_solo(request: HttpRequest) -> HttpResponse:
         try:
             return redirect(services.play_again(request.user, parse_int(posted["again"])))
         except ValueError:  # MoveRefused included
-            error = "There is no solo game of yours to play again."
+            error = _("There is no solo game of yours to play again.")
             posted = None
     chosen = posted is not None and any(k not in ("csrfmiddlewaretoken", "game") for k in posted)
     options = adapter.options_form(posted if chosen else None)

@@ -16,6 +16,8 @@ alone, with the cards the player cannot see dealt in a fixed order, and the usua
 ['lay 12,14,16']
 >>> preview(view(state, 0), "lay 12,14").reason
 'a series needs at least 3 cards: 12, 14 has 2'
+>>> why_no_play(view(state, 0), ["12", "14", "26"]).reason
+'12, 14, 26 is not a series: the steps between the numbers differ'
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ from collections.abc import Iterable
 
 from games.contract import IllegalMove
 
-from .cards import deck
+from .cards import JOKERS, deck
 from .game import Plan, State, plan
-from .moves import Move
+from .moves import Move, Placed
 from .plays import candidates
 from .view import View
 
-__all__ = ["own_position", "plays", "preview"]
+__all__ = ["own_position", "plays", "preview", "why_no_play"]
 
 
 def own_position(view: View) -> State:
@@ -114,3 +116,22 @@ def preview(view: View, move: Move | str) -> Plan | IllegalMove:
         return plan(own_position(view), view.viewer, move)
     except IllegalMove as refused:
         return refused
+
+
+def why_no_play(view: View, cards: Iterable[str]) -> IllegalMove:
+    """Why ``cards`` make no play (``plays`` found none): the rules' reason for laying them
+    as a series when they could be one, else what the player can do instead."""
+    cards = list(cards)
+    if len(cards) >= 3 and not any(card in JOKERS for card in cards):
+        refused = preview(view, Move("lay", cards=tuple(Placed.parse(c) for c in cards)))
+        if isinstance(refused, IllegalMove):
+            return refused
+    if view.viewer is not None and not view.laid[view.viewer]:
+        return IllegalMove(
+            "you must lay a series of 3 or more cards before adding cards to the table",
+            code="lay-first",
+        )
+    return IllegalMove(
+        "these cards make no play on the table as it is: write the play out",
+        code="no-play",
+    )

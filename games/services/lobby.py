@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Match, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
@@ -118,7 +119,7 @@ def play_again(player, match_id: int) -> Match:
         pk=match_id, kind=Match.Kind.SOLO, puzzle__isnull=True, seats__player=player
     ).first()
     if match is None:
-        raise MoveRefused("There is no solo game of yours to play again.")
+        raise MoveRefused(_("There is no solo game of yours to play again."))
     return start_solo(player, game=match.game, options=match.options)
 
 

@@ -20,6 +20,28 @@ match's heading, log, standings and actions. An adapter has:
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
+
+def first_error(form) -> str:
+    """The first of a form's errors, with the field it is about."""
+    for name, errors in form.errors.items():
+        label = "" if name == "__all__" else f"{name}: "
+        return f"{label}{errors[0]}"
+    return ""
+
+
+def sentence(reason: str) -> str:
+    """A rules engine's reason ("you do not hold 42") as a sentence for a page."""
+    return f"{reason[:1].upper()}{reason[1:]}."
+
+
+def left_text(seat) -> str:
+    """What the log says of a player who left a match."""
+    if seat.state == seat.State.RESIGNED:
+        return _("%(player)s resigned.") % {"player": seat.player.username}
+    return _("%(player)s was dropped.") % {"player": seat.player.username}
+
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:

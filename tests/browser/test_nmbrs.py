@@ -8,6 +8,7 @@ from games import services
 from games.models import Match, Move
 from games.nmbrs.rules import RULES
 from tests.browser.test_match import log_in
+from tests.browser.test_solo import answered
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -19,25 +20,6 @@ SEED, TARGET = 295, 55
 def state(match):
     match.refresh_from_db()
     return services.load(match).state
-
-
-def answered(page, action) -> None:
-    """Do ``action`` and wait until its answer replaced the turn (a selection, a preview)
-    or the whole play area (a move) and settled."""
-    page.evaluate(
-        """() => document.querySelectorAll("#turn, #play")
-            .forEach(e => { e.dataset.stale = "yes"; })"""
-    )
-    with page.expect_response(lambda response: "/game/" in response.url):
-        action()
-    page.wait_for_function(
-        """() => {
-            const fresh = [...document.querySelectorAll("#turn, #play")]
-                .some(e => !e.dataset.stale);
-            const busy = ".htmx-request, .htmx-swapping, .htmx-settling";
-            return fresh && !document.querySelector(busy);
-        }"""
-    )
 
 
 def make(page, text: str) -> None:
@@ -72,6 +54,9 @@ def test_three_players_play_a_short_match_to_the_end(
     alice = pages[0]
     alice.get_by_role("link", name="New match").click()
     alice.get_by_role("link", name="nmbrs!").click()
+    alice.locator("[data-rules-link]").click()
+    expect(alice.locator("h1")).to_have_text("How nmbrs! is played")
+    alice.go_back()
     alice.select_option("#id_players", "3")
     alice.fill("#id_invite", "bob carol")
     alice.uncheck("#id_open")
@@ -85,6 +70,17 @@ def test_three_players_play_a_short_match_to_the_end(
         page.locator(f'[data-match="{match.pk}"] a').first.click()
         page.get_by_role("button", name="Accept").click()
     expect(alice.locator('[data-choice="draw"]')).to_be_visible(timeout=12_000)
+
+    # carol tries "always pass", then switches it off again (the deal expects her answers).
+    carol_page = pages[2]
+    carol_page.check('[data-pref="always_pass"]')
+    carol_page.locator("[data-save-prefs]").click()
+    expect(carol_page.locator('[data-pref="always_pass"]')).to_be_checked()
+    assert match.seats.get(index=2).prefs == {"always_pass": True}
+    carol_page.uncheck('[data-pref="always_pass"]')
+    carol_page.locator("[data-save-prefs]").click()
+    expect(carol_page.locator('[data-pref="always_pass"]')).not_to_be_checked()
+    assert match.seats.get(index=2).prefs == {"always_pass": False}
 
     # alice passes the discard; bob, out of turn, is offered it and takes it.
     top = state(match).top

@@ -50,16 +50,20 @@ def wait_ghost(page, x: int, y: int, rotation: int) -> None:
 
 
 def answered(page, action) -> None:
-    """Do ``action`` and wait until its answer has replaced the turn (a preview replaces
-    only the turn, a placement the whole play area around it) and settled."""
-    page.evaluate("document.getElementById('turn').dataset.stale = 'yes'")
+    """Do ``action`` and wait until its answer replaced the turn (a selection, a preview)
+    or the whole play area (a move) and settled."""
+    page.evaluate(
+        """() => document.querySelectorAll("#turn, #play")
+            .forEach(e => { e.dataset.stale = "yes"; })"""
+    )
     with page.expect_response(lambda response: "/game/" in response.url):
         action()
     page.wait_for_function(
         """() => {
-            const turn = document.getElementById("turn");
-            return turn && !turn.dataset.stale &&
-                !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling");
+            const fresh = [...document.querySelectorAll("#turn, #play")]
+                .some(e => !e.dataset.stale);
+            const busy = ".htmx-request, .htmx-swapping, .htmx-settling";
+            return fresh && !document.querySelector(busy);
         }"""
     )
 

@@ -24,7 +24,7 @@ from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS
 from games.services import MatchView
-from games.web.base import LogEntry
+from games.web.base import LogEntry, first_error, left_text, sentence
 from games.web.nmbr9.svg import board_svg
 
 #: Coordinates a ghost may be moved to.
@@ -256,13 +256,6 @@ def _step_text(compose: Compose, number: int | None, at: tuple[int, int, int]) -
     return str(Place(placement, compose.specials, compose.marker))
 
 
-def first_error(form: forms.Form) -> str:
-    for name, errors in form.errors.items():
-        label = "" if name == "__all__" else f"{name}: "
-        return f"{label}{errors[0]}"
-    return ""
-
-
 @dataclass(frozen=True, slots=True)
 class Display:
     """One player's display as the viewer may see it."""
@@ -436,7 +429,7 @@ class Nmbr9Web:
         url = mv.match.get_absolute_url()
         drafted, refused = mv.draft(compose.steps) if compose.steps else (mv.view, None)
         if refused is not None:
-            context["error"] = f"{refused.reason[:1].upper()}{refused.reason[1:]}."
+            context["error"] = sentence(refused.reason)
             compose, drafted = Compose(marker=compose.marker), mv.view
         decision = drafted.decision
         own = drafted.displays[decision.player]
@@ -626,12 +619,10 @@ class Nmbr9Web:
                 entries.append((round, display.player, LogEntry(f"Round {round}", text)))
         for seat in seats:
             if seat.has_left:
-                verb = "resigned" if seat.state == Seat.State.RESIGNED else "was dropped"
                 round = seat.progress + (seat.state == Seat.State.RESIGNED)
                 if horizon is not None:
                     round = min(round, horizon)
-                text = f"{seat.player.username} {verb}."
-                entries.append((round, 99, LogEntry(f"Round {round}", text)))
+                entries.append((round, 99, LogEntry(f"Round {round}", left_text(seat))))
         entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
         return [entry for _, _, entry in entries]
 

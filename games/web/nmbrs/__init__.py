@@ -17,15 +17,17 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.contract import LEAVE, IllegalMove
 from games.inputs import StrictIntegerField, parse_int
-from games.nmbrs import JOKERS, Move
+from games.nmbrs import JOKERS
 from games.nmbrs.cards import CARDS, COLOURS
-from games.nmbrs.preview import plays, preview
+from games.nmbrs.preview import plays, preview, why_no_play
 from games.nmbrs.view import card_data
 from games.services import MatchView
-from games.web.base import LogEntry
+from games.web.base import LogEntry, first_error, left_text, sentence
 
 #: How a card is named in a query: a number 1-100 or a joker.
 _CARD = re.compile(r"(?:[1-9][0-9]?|100|J[RGBO])", re.ASCII)
@@ -36,10 +38,12 @@ class OptionsForm(forms.Form):
     """The options of a new nmbrs! match."""
 
     advanced = forms.BooleanField(
-        label="Advanced series: every series counts back to 0 or 1", required=False
+        label=gettext_lazy("Advanced series: every series counts back to 0 or 1"),
+        required=False,
     )
     simplified = forms.BooleanField(
-        label="Simplified version: cards 1-50, smaller hands, no discard", required=False
+        label=gettext_lazy("Simplified version: cards 1-50, smaller hands, no discard"),
+        required=False,
     )
 
 
@@ -50,12 +54,18 @@ class MoveForm(forms.Form):
     ply = StrictIntegerField(min_value=0)
 
 
-def _sentence(reason: str) -> str:
-    return f"{reason[:1].upper()}{reason[1:]}."
+def _cards(slots) -> list[dict[str, Any]]:
+    """Cards on the table, each with the number it stands for."""
+    return [card_data(card, number) for card, number in slots]
 
 
-def _cards(plan_changes) -> list[dict[str, Any]]:
-    return [card_data(card, number) for card, number in plan_changes]
+def _plan_data(plan) -> dict[str, Any]:
+    """A play as a page shows it: its text, points and the series it makes."""
+    return {
+        "text": str(plan.move),
+        "points": plan.points,
+        "series": [(number, _cards(slots)) for number, slots in plan.changes if slots],
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,16 +89,16 @@ class NmbrsWeb:
     help_template = "games/nmbrs/help.html"
     options_form = OptionsForm
     #: The standing choices a player can make for a match (``standing_move``).
-    prefs = {"always_pass": "Always pass when the discard is offered to me"}
+    prefs = {"always_pass": gettext_lazy("Always pass when the discard is offered to me")}
 
     def describe(self, options: dict[str, Any]) -> list[str]:
         words = []
         if options.get("advanced"):
-            words.append("advanced series")
+            words.append(_("advanced series"))
         if options.get("simplified"):
-            words.append("simplified version")
+            words.append(_("simplified version"))
         if options.get("target", 100) != 100:
-            words.append(f"to {options['target']} points")
+            words.append(_("to %(points)s points") % {"points": options["target"]})
         return words
 
     # ----------------------------------------------------------------- the page
@@ -99,15 +109,15 @@ class NmbrsWeb:
         read: dict[str, Any] = {}
         sort = query.get("sort", "number")
         if sort not in _SORTS:
-            raise ValueError("sort: by number or by colour.")
+            raise ValueError(_("sort: by number or by colour."))
         if sort != "number":
             read["sort"] = sort
         picked = [card.upper() for card in query.getlist("pick") if card]
         if len(picked) > 30 or not all(_CARD.fullmatch(card) for card in picked):
-            raise ValueError("pick: not a card.")
+            raise ValueError(_("pick: not a card."))
         attempt = query.get("attempt", "").strip()
         if len(attempt) > 200:
-            raise ValueError("The play is too long to be one.")
+            raise ValueError(_("The play is too long to be one."))
         if "pick" in query or attempt:
             read.update(preview=True, pick=tuple(dict.fromkeys(picked)), attempt=attempt)
         return read
@@ -211,50 +221,18 @@ class NmbrsWeb:
         """The plays the selected cards make, a written play's preview, the discard."""
         view = mv.view
         found = plays(view, picked)
-        context["plays"] = [
-            {
-                "text": str(plan.move),
-                "points": plan.points,
-                "series": [
-                    (number, _cards(slots)) for number, slots in plan.changes if slots is not None
-                ],
-                "joined": [number for number, slots in plan.changes if slots is None],
-                "back": plan.back,
-            }
-            for plan in found
-        ]
+        context["plays"] = [_plan_data(plan) for plan in found]
         if picked and not found:
-            context["no_play"] = self._why_not(mv, picked)
+            context["no_play"] = sentence(why_no_play(view, picked).reason)
         context["attempt"] = attempt
         if attempt:
             result = preview(view, attempt)
             if isinstance(result, IllegalMove):
-                context["attempt_error"] = _sentence(result.reason)
+                context["attempt_error"] = sentence(result.reason)
             else:
-                context["attempt_plan"] = {
-                    "text": str(result.move),
-                    "points": result.points,
-                    "series": [
-                        (number, _cards(slots))
-                        for number, slots in result.changes
-                        if slots is not None
-                    ],
-                }
+                context["attempt_plan"] = _plan_data(result)
         if len(picked) == 1 and not view.options.simplified:
             context["discard_card"] = card_data(picked[0])
-
-    @staticmethod
-    def _why_not(mv: MatchView, picked: list[str]) -> str:
-        """Why the selected cards make no play: the rules' reason for laying them as a
-        series when that is what they could be, else a general word."""
-        view = mv.view
-        if len(picked) >= 3 and not any(c in JOKERS for c in picked):
-            refused = preview(view, Move.parse("lay " + ",".join(picked)))
-            if isinstance(refused, IllegalMove):
-                return _sentence(refused.reason)
-        if not view.laid[view.viewer]:
-            return "You must lay a series of 3 or more cards before adding cards to the table."
-        return "These cards make no play on the table as they are. Write the play below."
 
     def _last_deal(self, mv: MatchView) -> str:
         last = mv.view.last_deal
@@ -262,13 +240,19 @@ class NmbrsWeb:
             return ""
         seats = mv.seats
         out = last.get("out")
-        went = f"{seats[out].player.username} went out" if out is not None else "Nobody went out"
+        if out is None:
+            went = _("Deal %(deal)s: nobody went out.") % {"deal": last["deal"]}
+        else:
+            went = _("Deal %(deal)s: %(player)s went out.") % {
+                "deal": last["deal"],
+                "player": seats[out].player.username,
+            }
         lost = [
-            f"{seats[p].player.username} lost {points}"
-            for p, points in enumerate(last.get("lost", []))
-            if points
+            _("%(player)s lost %(points)s.") % {"player": seats[p].player.username, "points": n}
+            for p, n in enumerate(last.get("lost", []))
+            if n
         ]
-        return f"Deal {last['deal']}: {went}" + (f"; {', '.join(lost)}." if lost else ".")
+        return " ".join([went, *lost])
 
     def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str:
         query = [("pick", c) for c in context.get("picked", [])]
@@ -287,13 +271,12 @@ class NmbrsWeb:
         entries = []
         text = self._last_deal(mv)
         if text:
-            entries.append(LogEntry(f"Deal {mv.view.last_deal['deal']}", text))
+            deal = _("Deal %(deal)s") % {"deal": mv.view.last_deal["deal"]}
+            entries.append(LogEntry(deal, text))
         for seat in mv.seats:
             if seat.has_left:
-                verb = "resigned" if seat.state == seat.State.RESIGNED else "was dropped"
-                entries.append(
-                    LogEntry(f"Turn {seat.progress + 1}", f"{seat.player.username} {verb}.")
-                )
+                turn = _("Turn %(turn)s") % {"turn": seat.progress + 1}
+                entries.append(LogEntry(turn, left_text(seat)))
         return entries
 
     # ----------------------------------------------------------------- moves
@@ -301,8 +284,7 @@ class NmbrsWeb:
     def move(self, post: QueryDict) -> tuple[str, int]:
         form = MoveForm(post)
         if not form.is_valid():
-            field, errors = next(iter(form.errors.items()))
-            raise ValueError(f"{field}: {errors[0]}")
+            raise ValueError(first_error(form))
         return form.cleaned_data["move"].strip(), form.cleaned_data["ply"]
 
     # ----------------------------------------------------------------- replays
@@ -310,7 +292,8 @@ class NmbrsWeb:
     def replay(self, mv: MatchView, query: QueryDict) -> dict[str, Any]:
         """A finished match move by move (``?ply=``): the table after the move and the
         hand of the player who made it."""
-        frames = [f for f in mv.history() if f.text is not None]
+        history = mv.history()
+        frames = [f for f in history if f.text is not None]
         last = len(frames)
         try:
             ply = min(parse_int(query.get("ply", str(last)), minimum=0), last)
@@ -318,7 +301,7 @@ class NmbrsWeb:
             ply = last
         seats = mv.seats
         shown = frames[ply - 1] if ply else None
-        view = shown.view if shown is not None else mv.history()[0].view
+        view = shown.view if shown is not None else history[0].view
         deals = {}
         for index, frame in enumerate(frames, start=1):
             deals.setdefault(frame.view.deal, index)
@@ -329,7 +312,7 @@ class NmbrsWeb:
             if shown is None
             else {
                 "seat": seats[shown.player],
-                "text": shown.text if shown.text != LEAVE else "left the match",
+                "text": shown.text if shown.text != LEAVE else _("left the match"),
             },
             "deal": view.deal,
             "deals": sorted(deals.items()),
