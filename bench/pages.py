@@ -1,4 +1,5 @@
-"""Server time of the game page on a 19-tile board: previews and placements.
+"""Server time of the game page on a 19-tile board: previews and placements; the NMBR 9 ++
+page; the nmbrs! table, its previews and its replay.
 
 Run with ``./run bench`` (or ``python -m bench.pages``). Uses a throw-away test
 database on whatever DATABASE_URL points at, and the Redis of REDIS_URL.
@@ -124,6 +125,74 @@ def plusplus_pages(player, client: Client, base_p95: float) -> None:
     print(f"++ game page p95 / base game page p95: {ratio:.2f}   target <= 1.25")
 
 
+def nmbrs_match(users, target: int = 100, seed: int = 1):
+    match = services.create_match(
+        users[0],
+        game="nmbrs",
+        players=len(users),
+        time_control="1d",
+        rated=False,
+        options={"target": target},
+        invite=[u.username for u in users[1:]],
+        seed=seed,
+    )
+    for user in users[1:]:
+        services.join(match.pk, user)
+    return match
+
+
+def nmbrs_step(match, users) -> bool:
+    """The policy's move for whoever owes one; False once the match is over."""
+    record = services.load(match)
+    game = record.state
+    if game.over:
+        return False
+    player = game.to_move
+    move = record.rules.auto_move(game, player)
+    services.play(match.pk, users[player], str(move), record.ply)
+    return True
+
+
+def timed(client: Client, times: list, queries: list, *args, **kwargs):
+    with CaptureQueriesContext(connection) as ctx:
+        t0 = time.perf_counter()
+        response = client.get(*args, **kwargs)
+        times.append(time.perf_counter() - t0)
+    assert response.status_code == 200, response.status_code
+    queries.append(len(ctx))
+    return response
+
+
+def nmbrs_pages(client: Client) -> None:
+    """An nmbrs! table of four 60 moves in: the page, a preview of picked cards; and the
+    replay of a finished match of three."""
+    users = [User.objects.create_user(f"cards{i}", password="bench-pa55word") for i in range(4)]
+    pages, previews, page_queries, preview_queries = [], [], [], []
+    for seed in range(5):
+        match = nmbrs_match(users, seed=seed)
+        for _ in range(60):
+            assert nmbrs_step(match, users)
+        game = services.load(match).state
+        assert not game.over
+        client.force_login(users[game.current])
+        url = match.get_absolute_url()
+        hand = sorted(game.hands[game.current])
+        for i in range(10):
+            timed(client, pages, page_queries, url)
+            pick = hand[i % len(hand) : i % len(hand) + 3]
+            timed(client, previews, preview_queries, url, {"pick": pick}, **HTMX)
+    report("nmbrs! table page", pages, page_queries)
+    report("nmbrs! preview of 3 cards", previews, preview_queries)
+    match = nmbrs_match(users[:3], seed=3)
+    while nmbrs_step(match, users):
+        pass
+    plies = services.load(match).ply
+    times, queries = [], []
+    for ply in range(0, plies, max(1, plies // 20)):
+        timed(client, times, queries, reverse("replay", args=[match.pk]), {"ply": ply})
+    report(f"nmbrs! replay ({plies} moves)", times, queries)
+
+
 def main() -> None:
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
@@ -176,6 +245,7 @@ def main() -> None:
         report("placement (20th tile)", times, queries)
         match_page(client)
         plusplus_pages(player, client, base_p95)
+        nmbrs_pages(client)
         print(f"database: {connection.vendor}")
     finally:
         teardown_databases(old, verbosity=0)

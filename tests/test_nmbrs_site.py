@@ -215,6 +215,15 @@ def test_a_short_match_ends_with_ranks_ratings_final_hands_and_a_replay(
     replay = client.get(reverse("replay", args=[match.pk]), {"ply": 3})
     assert replay.status_code == 200 and "After move 3 of" in replay.text
     assert "data-replay-move" in replay.text
+    # every hand is shown after the match: each as it was after move 3
+    after = services.load(match).rules.setup(3, match.seed, services.load(match).state.options)
+    for move in Move.objects.filter(match=match).order_by("pk")[:3]:
+        after = services.load(match).rules.apply(
+            after, move.seat.index, services.load(match).rules.parse_move(move.text)
+        )
+    for player in range(3):
+        shown = re.search(rf'data-replay-hand="{player}"(.*?)</ul>', replay.text, re.S).group(1)
+        assert sorted(re.findall(r'data-card="([^"]+)"', shown)) == sorted(after.hands[player])
     for _ in range(50):
         if RatingChange.objects.filter(match=match).count() == 3:
             break
@@ -222,6 +231,31 @@ def test_a_short_match_ends_with_ranks_ratings_final_hands_and_a_replay(
     assert RatingChange.objects.filter(match=match).count() == 3
     profile = client.get(reverse("profile", args=["alice"])).text
     assert "nmbrs!" in profile
+
+
+def test_the_match_log_tells_every_move_as_the_table_saw_it(client, alice, bob, carol):
+    match = nmbrs_match(alice, bob, carol)
+    top = state(match).top
+    client.force_login(alice)
+    assert post(client, match, "pass").status_code == 302
+    client.force_login(bob)
+    assert post(client, match, "take").status_code == 302
+    drawn = set(state(match).hands[1]) - {top}
+    client.force_login(carol)
+    page = client.get(match.get_absolute_url()).text
+    log = re.search(r'<ol class="log".*?</ol>', page, re.S).group(0)
+    assert f"alice passed on the {top}." in log
+    assert f"bob took the {top} offered to them and drew a card." in log
+    assert log.index("bob took") < log.index("alice passed")  # newest first
+    assert not any(re.search(rf"\b{card}\b", log) for card in drawn)
+    game = state(match)
+    # after an offer taken alice decides again; the pile had one card, so she draws
+    assert game.to_move == 0 and game.top is None
+    client.force_login(alice)
+    assert post(client, match, "draw").status_code == 302
+    page = client.get(match.get_absolute_url()).text
+    log = re.search(r'<ol class="log".*?</ol>', page, re.S).group(0)
+    assert "alice drew a card." in log.split("</li>")[0]
 
 
 def test_the_rules_page_explains_the_game(client):

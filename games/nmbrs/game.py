@@ -57,6 +57,7 @@ from .series import listing, points, series_problem, step_of
 __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "Logged",
     "Options",
     "Plan",
     "State",
@@ -75,6 +76,37 @@ MAX_PLAYERS = 8
 
 #: A card on the table: its id and the number it stands for.
 Slot = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """One line of a match's public history, as everybody at the table saw it.
+
+    ``player`` made ``move`` (its text) in deal ``deal``; ``card`` is the discard they took
+    or passed on, or the card they discarded; ``points`` what a play scored. The end of a
+    deal is a line whose ``move`` is ``"end"``: ``player`` went out (None: nobody did) and
+    ``lost`` is what each player lost. ``offered``: the move answered an offer. A card
+    drawn from the deck is never in the history.
+    """
+
+    deal: int
+    player: int | None
+    move: str
+    card: str | None = None
+    points: int = 0
+    lost: tuple[int, ...] = ()
+    offered: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "player": self.player,
+            "move": self.move,
+            "card": self.card,
+            "points": self.points,
+            "lost": list(self.lost),
+            "offered": self.offered,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +213,7 @@ class State:
     decision: int = 0
     decisions: list[int] = field(default_factory=list)
     last_deal: dict[str, Any] | None = None
+    log: tuple[Logged, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -243,6 +276,7 @@ class State:
             "decision": self.decision,
             "decisions": list(self.decisions),
             "last_deal": self.last_deal,
+            "log": [line.to_data() for line in self.log],
         }
 
     def copy(self) -> State:
@@ -274,6 +308,7 @@ class State:
             decision=self.decision,
             decisions=list(self.decisions),
             last_deal=None if self.last_deal is None else _copy_deal(self.last_deal),
+            log=self.log,
         )
 
 
@@ -410,6 +445,7 @@ def _end_deal(state: State, out: int | None) -> None:
             lost[player] = hand_value(state, player)
             state.scores[player] -= lost[player]
     state.last_deal = {"deal": state.deal, "out": out, "lost": lost}
+    state.log += (Logged(state.deal, out, "end", lost=tuple(lost)),)
     if any(state.scores[p] >= state.options.target for p in state.active):
         _finish(state)
     else:
@@ -777,20 +813,32 @@ def apply(state: State, player: int, move: Move | str) -> State:
     if not isinstance(move, Move):
         raise _refuse(f"not a move: {move!r}", "not-a-move")
     _check_turn(state, player, move)
+    before = state.log
     if move.is_play:
-        _carry_out(state, player, plan(state, player, move))
+        done = plan(state, player, move)
+        state.log += (Logged(state.deal, player, str(move), points=done.points),)
+        _carry_out(state, player, done)
         return state
-    match move.kind:
-        case "take":
-            _take(state, player, move)
-        case "pass":
-            _pass(state, player, move)
-        case "draw":
-            _draw(state, move)
-        case "discard":
-            _discard(state, player, move)
-        case _:  # done
-            _done(state, move)
+    card = move.card if move.kind == "discard" else state.top
+    if move.kind in ("draw", "done"):
+        card = None
+    offered = state.phase == "offer"
+    state.log += (Logged(state.deal, player, str(move), card=card, offered=offered),)
+    try:
+        match move.kind:
+            case "take":
+                _take(state, player, move)
+            case "pass":
+                _pass(state, player, move)
+            case "draw":
+                _draw(state, move)
+            case "discard":
+                _discard(state, player, move)
+            case _:  # done
+                _done(state, move)
+    except IllegalMove:
+        state.log = before
+        raise
     return state
 
 
@@ -919,6 +967,7 @@ def leave(state: State, player: int) -> State:
         state.left[player] = True
         return state
     state.left[player] = True
+    state.log += (Logged(state.deal, player, "leave"),)
     if len(state.active) <= 1:
         _finish(state)
         return state

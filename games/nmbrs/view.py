@@ -25,7 +25,7 @@ from typing import Any
 from games.contract import Outcome
 
 from .cards import CARDS, JOKERS
-from .game import Options, Slot, State, outcome
+from .game import Logged, Options, Slot, State, outcome
 
 __all__ = ["SeriesView", "View", "card_data", "sample_hidden", "sort_hand", "view"]
 
@@ -79,8 +79,9 @@ class View:
     discard they passed), ``play`` (plays, then the discard or ``done``) or ``over``.
     ``to_move`` is the one player who owes a decision. ``owed`` is a joker the player whose
     turn it is took back by a swap and must play again this turn. ``last_deal`` says who went
-    out of the previous deal and what each player lost. ``next_series`` is the number the next
-    series laid will get.
+    out of the previous deal and what each player lost; ``log`` is the match's public history
+    (``Logged``: every move as the table saw it, never a card drawn from the deck).
+    ``next_series`` is the number the next series laid will get.
     """
 
     viewer: int | None
@@ -109,6 +110,7 @@ class View:
     last_deal: Mapping[str, Any] | None
     final_hands: tuple[tuple[str, ...], ...] | None
     outcome: Outcome | None
+    log: tuple[Logged, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; every card as ``{"card", "number", "colour", "value", "joker"}``."""
@@ -143,6 +145,7 @@ class View:
                 else [[card_data(c) for c in hand] for hand in self.final_hands]
             ),
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
+            "log": [line.to_data() for line in self.log],
         }
 
 
@@ -184,6 +187,7 @@ def view(state: State, viewer: int | None) -> View:
         ),
         final_hands=tuple(sort_hand(hand) for hand in state.hands) if over else None,
         outcome=outcome(state),
+        log=state.log,
     )
 
 

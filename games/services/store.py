@@ -331,7 +331,7 @@ class MatchView:
     ply: int
     extras: dict[str, Any] = field(default_factory=dict)
     _draft: Callable[[str], tuple[Any, IllegalMove | None]] | None = None
-    _history: Callable[[], tuple[Frame, ...]] | None = None
+    _history: Callable[[bool], tuple[Frame, ...]] | None = None
 
     @property
     def is_player(self) -> bool:
@@ -345,10 +345,11 @@ class MatchView:
             return self.view, None
         return self._draft(text)
 
-    def history(self) -> tuple[Frame, ...]:
+    def history(self, *, everyone: bool = False) -> tuple[Frame, ...]:
         """How the match went, once it is over (empty before): every player's view at the
-        start, then after each move the view of the player who made it."""
-        return () if self._history is None else self._history()
+        start, then after each move the view of the player who made it (``everyone``: then
+        every other player's view too, with no text)."""
+        return () if self._history is None else self._history(everyone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +363,7 @@ class Frame:
     view: Any
 
 
-def history(record: Record) -> tuple[Frame, ...]:
+def history(record: Record, everyone: bool = False) -> tuple[Frame, ...]:
     """The frames of ``MatchView.history``, replayed from the seed and the moves."""
     match, rules = record.match, record.rules
     fresh = _replay(match, record.seats, [], rules)
@@ -372,6 +373,12 @@ def history(record: Record) -> tuple[Frame, ...]:
         seat = by_pk[move.seat_id]
         fresh.apply(seat, move.text)
         frames.append(Frame(ply, seat.index, move.text, rules.view(fresh.state, seat.index)))
+        if everyone:
+            frames.extend(
+                Frame(ply, p, None, rules.view(fresh.state, p))
+                for p in range(match.players)
+                if p != seat.index
+            )
     return tuple(frames)
 
 
@@ -393,8 +400,8 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
     frames = None
     if record.match.status == Match.Status.FINISHED:
 
-        def frames() -> tuple[Frame, ...]:
-            return history(record)
+        def frames(everyone: bool) -> tuple[Frame, ...]:
+            return history(record, everyone)
 
     return MatchView(
         record.match,

@@ -1,5 +1,5 @@
-// Keyboard and pointer controls for the tile being placed. Every control is also a
-// plain link or form, so the game is playable without this file.
+// Keyboard and pointer controls for the tile being placed, and the arrow keys of a replay.
+// Every control is also a plain link or form, so the game is playable without this file.
 "use strict";
 
 const KEYS = {
@@ -18,7 +18,7 @@ function controlFor(event) {
 }
 
 document.addEventListener("keydown", (event) => {
-  const play = document.getElementById("turn");
+  const play = document.getElementById("turn") || document.querySelector(".replay-nav");
   if (!play || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest("input, textarea, select")) return;
   if (event.key === "Enter" && event.target.closest("a, button, summary")) return;

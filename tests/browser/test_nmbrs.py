@@ -112,5 +112,16 @@ def test_three_players_play_a_short_match_to_the_end(
         expect(page.get_by_text("Game over")).to_be_visible()
         expect(page.locator("[data-rank]")).to_have_count(3)
         expect(page.get_by_text("Hands at the end")).to_be_visible()
-    pages[2].locator("[data-replay-link]").click()
-    expect(pages[2].locator("[data-replay-round]")).to_contain_text("After move")
+    replay = pages[2]
+    replay.locator("[data-replay-link]").click()
+    plies = Move.objects.filter(match=match).count()
+    expect(replay.locator("[data-replay-round]")).to_have_text(f"After move {plies} of {plies}")
+    expect(replay.locator("[data-replay-hand]")).to_have_count(3)
+    replay.keyboard.press("ArrowLeft")
+    expect(replay.locator("[data-replay-round]")).to_have_text(
+        f"After move {plies - 1} of {plies}"
+    )
+    expect(replay.locator("[data-replay-move]")).not_to_be_empty()
+    replay.locator('[data-deal-link="1"]').click()
+    expect(replay.locator("[data-replay-round]")).to_have_text(f"After move 1 of {plies}")
+    expect(replay.locator("[data-replay-hand].moved")).to_have_count(1)

@@ -210,14 +210,60 @@ def test_after_the_game_the_final_hands_are_shown():
 
 
 def test_views_of_other_players_and_spectators_never_hold_a_hand():
+    """Apart from the public history (tested below: it only names cards that lay face up),
+    a view names no card of the deck or of another player's hand."""
     state, _ = playout(4, 3, steps=40)
     for viewer in [0, 1, 2, 3, None]:
         data = view(state, viewer).to_dict()
+        assert data.pop("log")
         secret = set(state.deck)
         for player in range(4):
             if player != viewer:
                 secret |= set(state.hands[player])
         assert cards_in(data) & secret == set()
+
+
+@pytest.mark.parametrize("options", [Options(), Options(simplified=True)])
+def test_the_public_history_holds_only_what_the_table_saw(options):
+    """Each move adds its line (and a deal's end its result); a take or pass names the card
+    that lay face up, a discard the card discarded, a draw no card: the card drawn from the
+    deck, also after taking an offer, is never in the history. Every viewer gets the same."""
+    state = setup(3, 5, options)
+    rng = random.Random(5)
+    seen = {"take", "pass", "draw", "end"}
+    for _ in range(3000):
+        if state.over:
+            break
+        player, top, deal = state.to_move, state.top, state.deal
+        offered = state.phase == "offer"
+        move = RULES.auto_move(state, player) if rng.random() < 0.5 else None
+        if move is None:
+            from games.nmbrs.policy import random_step
+
+            move = random_step(state, player, rng)
+        hand = list(state.hands[player])
+        before = len(state.log)
+        apply(state, player, move)
+        new = state.log[before:]
+        line = new[0]
+        assert (line.deal, line.player, line.move) == (deal, player, str(move))
+        if move.kind in ("take", "pass"):
+            assert line.card == top and line.offered == offered
+        elif move.kind == "discard":
+            assert line.card == move.card and line.card in hand
+        else:
+            assert line.card is None
+        if move.kind == "take" and offered:
+            drawn = [c for c in state.hands[player] if c not in hand and c != top]
+            assert all(c not in str(line.to_data()) for c in drawn)
+        assert all(end.move == "end" for end in new[1:])
+        if len(new) > 1:
+            assert new[1].lost == tuple(state.last_deal["lost"])
+        seen.discard(move.kind)
+        seen.discard("end" if len(new) > 1 else "")
+        logs = {view(state, viewer).log for viewer in [0, 1, 2, None]}
+        assert logs == {state.log}
+    assert seen == set()
 
 
 @pytest.mark.parametrize("viewer", [0, 1, 2, None])

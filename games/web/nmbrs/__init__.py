@@ -18,12 +18,13 @@ from urllib.parse import urlencode
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.contract import LEAVE, IllegalMove
 from games.inputs import StrictIntegerField, parse_int
 from games.nmbrs import JOKERS
 from games.nmbrs.cards import CARDS, COLOURS
+from games.nmbrs.game import Logged
 from games.nmbrs.preview import plays, preview, why_no_play
 from games.nmbrs.view import card_data
 from games.services import MatchView
@@ -78,6 +79,51 @@ class Seen:
     laid: bool
     turn: bool
     to_move: bool
+
+
+def _card_name(card: str | None) -> str:
+    """A card in a sentence: its number, or "joker"."""
+    if card is None:
+        return "?"
+    return _("joker") if card in JOKERS else card
+
+
+def _log_text(line: Logged, seats) -> str:
+    """One line of the public history as a sentence."""
+    if line.move == "end":
+        went = (
+            _("Nobody went out.")
+            if line.player is None
+            else _("%(player)s went out.") % {"player": seats[line.player].player.username}
+        )
+        lost = [
+            _("%(player)s lost %(points)s.") % {"player": seats[p].player.username, "points": n}
+            for p, n in enumerate(line.lost)
+            if n
+        ]
+        return " ".join([went, *lost])
+    seat = seats[line.player]
+    if line.move == LEAVE:
+        return left_text(seat)
+    words = {"player": seat.player.username, "card": _card_name(line.card)}
+    kind = line.move.split(" ", 1)[0]
+    if kind == "take" and line.offered:
+        return _("%(player)s took the %(card)s offered to them and drew a card.") % words
+    if kind == "take":
+        return _("%(player)s took the %(card)s.") % words
+    if kind == "pass":
+        return _("%(player)s passed on the %(card)s.") % words
+    if kind == "draw":
+        return _("%(player)s drew a card.") % words
+    if kind == "discard":
+        return _("%(player)s discarded the %(card)s.") % words
+    if kind == "done":
+        return _("%(player)s ended their turn.") % words
+    return ngettext(
+        "%(player)s played %(move)s for %(points)s point.",
+        "%(player)s played %(move)s for %(points)s points.",
+        line.points,
+    ) % {**words, "move": line.move, "points": line.points}
 
 
 class NmbrsWeb:
@@ -235,24 +281,12 @@ class NmbrsWeb:
             context["discard_card"] = card_data(picked[0])
 
     def _last_deal(self, mv: MatchView) -> str:
-        last = mv.view.last_deal
-        if not last:
-            return ""
-        seats = mv.seats
-        out = last.get("out")
-        if out is None:
-            went = _("Deal %(deal)s: nobody went out.") % {"deal": last["deal"]}
-        else:
-            went = _("Deal %(deal)s: %(player)s went out.") % {
-                "deal": last["deal"],
-                "player": seats[out].player.username,
-            }
-        lost = [
-            _("%(player)s lost %(points)s.") % {"player": seats[p].player.username, "points": n}
-            for p, n in enumerate(last.get("lost", []))
-            if n
-        ]
-        return " ".join([went, *lost])
+        """How the last deal that ended ended."""
+        for line in reversed(mv.view.log):
+            if line.move == "end":
+                result = _log_text(line, mv.seats)
+                return _("Deal %(deal)s: %(result)s") % {"deal": line.deal, "result": result}
+        return ""
 
     def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str:
         query = [("pick", c) for c in context.get("picked", [])]
@@ -267,16 +301,12 @@ class NmbrsWeb:
         )
 
     def log(self, mv: MatchView) -> list[LogEntry]:
-        """Who left, and how the last deal ended, newest first."""
+        """Every move as the table saw it (the game's public history), newest first."""
+        seats = mv.seats
         entries = []
-        text = self._last_deal(mv)
-        if text:
-            deal = _("Deal %(deal)s") % {"deal": mv.view.last_deal["deal"]}
-            entries.append(LogEntry(deal, text))
-        for seat in mv.seats:
-            if seat.has_left:
-                turn = _("Turn %(turn)s") % {"turn": seat.progress + 1}
-                entries.append(LogEntry(turn, left_text(seat)))
+        for line in reversed(mv.view.log):
+            when = _("Deal %(deal)s") % {"deal": line.deal}
+            entries.append(LogEntry(when, _log_text(line, seats)))
         return entries
 
     # ----------------------------------------------------------------- moves
@@ -290,36 +320,43 @@ class NmbrsWeb:
     # ----------------------------------------------------------------- replays
 
     def replay(self, mv: MatchView, query: QueryDict) -> dict[str, Any]:
-        """A finished match move by move (``?ply=``): the table after the move and the
-        hand of the player who made it."""
-        history = mv.history()
-        frames = [f for f in history if f.text is not None]
-        last = len(frames)
+        """A finished match move by move (``?ply=``): the table and every hand after the
+        move, and the moves of the deal so far."""
+        history = mv.history(everyone=True)
+        moves = [f for f in history if f.text is not None]
+        last = len(moves)
         try:
             ply = min(parse_int(query.get("ply", str(last)), minimum=0), last)
         except ValueError:
             ply = last
         seats = mv.seats
-        shown = frames[ply - 1] if ply else None
+        shown = moves[ply - 1] if ply else None
+        hands = {f.player: f.view.hand for f in history if f.ply == ply}
         view = shown.view if shown is not None else history[0].view
-        deals = {}
-        for index, frame in enumerate(frames, start=1):
+        deals: dict[int, int] = {}
+        for index, frame in enumerate(moves, start=1):
             deals.setdefault(frame.view.deal, index)
+        before = moves[ply - 2].view if ply > 1 else history[0].view
+        said = " ".join(_log_text(line, seats) for line in view.log[len(before.log) :])
         return {
             "ply": ply,
             "plies": last,
             "move": None
             if shown is None
-            else {
-                "seat": seats[shown.player],
-                "text": shown.text if shown.text != LEAVE else _("left the match"),
-            },
+            else {"seat": seats[shown.player], "code": shown.text, "text": said},
             "deal": view.deal,
             "deals": sorted(deals.items()),
             "table": [{"number": s.number, "cards": _cards(s.cards)} for s in view.table],
             "discard": None if view.discard is None else card_data(view.discard),
-            "hand": [card_data(c) for c in view.hand or ()],
-            "scores": [(seats[p], score) for p, score in enumerate(view.scores)],
+            "hands": [
+                {
+                    "seat": seats[p],
+                    "cards": [card_data(c) for c in hands[p] or ()],
+                    "score": view.scores[p],
+                    "moved": shown is not None and shown.player == p,
+                }
+                for p in range(len(seats))
+            ],
             "previous": ply - 1 if ply > 0 else None,
             "next": ply + 1 if ply < last else None,
         }
