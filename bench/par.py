@@ -12,7 +12,7 @@ import time
 
 from bench.movegen import percentile
 from games.nmbr9.policy import choose
-from games.nmbr9.puzzle import par, puzzle
+from games.nmbr9.puzzle import PAR_BEAM, PAR_BRANCH, par, puzzle
 
 
 def policy_alone(seed: int) -> int:
@@ -25,9 +25,9 @@ def policy_alone(seed: int) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.par", description=__doc__)
-    parser.add_argument("--puzzles", type=int, default=30, help="seeded puzzles (seeds 0..n-1)")
-    parser.add_argument("--beam", type=int, default=24)
-    parser.add_argument("--branch", type=int, default=6)
+    parser.add_argument("--puzzles", type=int, default=10, help="seeded puzzles (seeds 0..n-1)")
+    parser.add_argument("--beam", type=int, default=PAR_BEAM)
+    parser.add_argument("--branch", type=int, default=PAR_BRANCH)
     args = parser.parse_args(argv)
 
     seconds, pars, alone = [], [], []

@@ -264,6 +264,8 @@ class PuzzleRules(Protocol):
         adapter reads back; it may be shown to anybody."""
         ...
 
-    def puzzle_par(self, seed: int) -> int:
-        """The best score found for the puzzle of ``seed`` by a search that knows its secrets."""
+    def puzzle_par(self, seed: int, effort: float = 1.0) -> int:
+        """The best score found for the puzzle of ``seed`` by a search that knows its secrets;
+        ``effort`` (0 < effort <= 1) is the share of the full search spent (less for tests
+        and quick checks)."""
         ...

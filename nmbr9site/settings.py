@@ -125,6 +125,9 @@ CELERY_BEAT_SCHEDULE = {
 
 # The cache holds the rate limits (games/limits.py). When Redis cannot be reached it answers
 # "nothing there" instead of failing, so the limits let requests through.
+#: The share of the full par search spent on each puzzle (1: the strong search of RULES.md).
+PUZZLE_PAR_EFFORT = float(env_str("PUZZLE_PAR_EFFORT", "1"))
+
 CACHES = {
     "default": {
         "BACKEND": "django_redis.cache.RedisCache",

@@ -43,6 +43,14 @@ def fast_password_hashing():
 
 
 @pytest.fixture(scope="session", autouse=True)
+def quick_par():
+    """The full par search takes seconds per puzzle; the site's tests spend a fortieth."""
+    from django.conf import settings
+
+    settings.PUZZLE_PAR_EFFORT = 0.025
+
+
+@pytest.fixture(scope="session", autouse=True)
 def cache_prefix():
     """Cache keys of this test run's own (the rate limits live in the cache, on Redis)."""
     from django.conf import settings

@@ -5,7 +5,8 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.conf import settings
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
@@ -15,6 +16,7 @@ from games.models import ChallengeOffer, DailyResult, Match, Move, Puzzle, Ratin
 from games.nmbr9 import Placement, deal
 from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import par as search_par
+from games.nmbr9.puzzle import par_search
 from games.nmbr9.puzzle import puzzle as puzzle_deal
 from games.services import MoveRefused, puzzles
 from games.tasks import publish_daily
@@ -47,6 +49,20 @@ def test_the_command_makes_puzzles_with_a_progress_bar():
     assert "[##############################] 3/3" in out.getvalue()
     for p in Puzzle.objects.all():
         assert p.start == str(puzzle_deal(p.seed).start)
+
+
+def test_recompute_par_searches_every_puzzle_again_with_a_progress_bar():
+    made = make_puzzles(3, 4, 5)
+    Puzzle.objects.filter(pk=made[0].pk).update(par=1)
+    Puzzle.objects.filter(pk=made[1].pk).update(par=None)
+    puzzles.compute_par(made[2].pk)
+    out = StringIO()
+    call_command("recompute_par", "--effort", "0.02", stdout=out)
+    assert "Searching par [##############################] 3/3" in out.getvalue()
+    for p in Puzzle.objects.all():
+        assert p.par == search_par(puzzle_deal(p.seed), **par_search(0.02)).score
+    with pytest.raises(CommandError, match="effort"):
+        call_command("recompute_par", "--effort", "0", stdout=StringIO())
 
 
 def test_par_is_computed_once():
@@ -315,8 +331,9 @@ def test_the_beat_job_run_twice_by_the_worker_publishes_one_daily(celery_worker)
 def test_new_puzzles_get_their_par_from_the_worker(celery_worker):
     call_command("make_puzzles", "2", stdout=StringIO())
     wait_for(lambda: Puzzle.objects.filter(par__isnull=False).count() == 2, timeout=30)
+    search = par_search(settings.PUZZLE_PAR_EFFORT)
     for p in Puzzle.objects.all():
-        assert p.par == search_par(puzzle_deal(p.seed)).score
+        assert p.par == search_par(puzzle_deal(p.seed), **search).score
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,21 +1,25 @@
 """Command line: ``play --seed 7`` (a solo game by the policy, also with NMBR 9 ++ options:
-``--start-tiles``, ``--fillers``, ``--specials one,move`` or ``random2``, ``--variant``) and
-``perft FILE``."""
+``--start-tiles``, ``--fillers``, ``--specials one,move`` or ``random2``, ``--variant``),
+``bot --strength strong --seeds 5000-5099`` (a bot's solo game per seed), ``par --seeds
+5000-5009`` (the par of each puzzle seed) and ``perft FILE``."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .board import Board
+from .bots import STRENGTHS, bot_game
 from .game import MAX_REMOVED, VARIANTS, Game, GameError, Options
 from .placement import Placement
 from .policy import choose_turn
+from .puzzle import par, par_search, puzzle
 
 
 def play(seed: int, removed: int | str = 0, out=None, options: Options | None = None) -> int:
@@ -91,6 +95,53 @@ def check_perft(positions: Sequence[dict[str, Any]], out=None) -> int:
     return wrong
 
 
+def bots(strength: str, seeds: range, out=None) -> float:
+    """A bot's solo game on every seed: each score and time per move, then the average."""
+    out = out or sys.stdout
+    scores = []
+    for seed in seeds:
+        score, _, seconds = bot_game(strength, seed)
+        scores.append(score)
+        slowest = max(seconds) * 1000
+        mean = sum(seconds) / len(seconds) * 1000
+        print(f"seed {seed}: {score}   {mean:.1f} ms per move, slowest {slowest:.0f} ms", file=out)
+    average = sum(scores) / len(scores)
+    print(f"{strength}: average {average:.1f} over {len(scores)} games", file=out)
+    return average
+
+
+def pars(seeds: range, out=None, effort: float = 1.0) -> float:
+    """The par of every puzzle seed (``effort``: the share of the full search), then the
+    average."""
+    out = out or sys.stdout
+    scores = []
+    for seed in seeds:
+        started = time.perf_counter()
+        result = par(puzzle(seed), **par_search(effort))
+        scores.append(result.score)
+        print(f"seed {seed}: par {result.score}   {time.perf_counter() - started:.1f} s", file=out)
+    average = sum(scores) / len(scores)
+    print(f"average par {average:.1f} over {len(scores)} puzzles", file=out)
+    return average
+
+
+def _seeds(text: str) -> range:
+    first, _, last = text.partition("-")
+    if not first.isdigit() or not (last or first).isdigit() or int(last or first) < int(first):
+        raise argparse.ArgumentTypeError(f"seeds are a number or a range A-B, not {text!r}")
+    return range(int(first), int(last or first) + 1)
+
+
+def _effort(text: str) -> float:
+    try:
+        effort = float(text)
+    except ValueError:
+        effort = 0.0
+    if not 0 < effort <= 1:
+        raise argparse.ArgumentTypeError(f"effort is more than 0 and at most 1, not {text!r}")
+    return effort
+
+
 def _specials(text: str) -> tuple[str, ...] | str:
     return text if text == "random2" else tuple(name for name in text.split(",") if name)
 
@@ -120,6 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help='module breaking rules: special tiles in play (e.g. "one,move") or "random2"',
     )
     play_parser.add_argument("--variant", choices=VARIANTS, default="base")
+    bot_parser = commands.add_parser("bot", help="a bot's solo game on each seed")
+    bot_parser.add_argument("--strength", choices=STRENGTHS, default="medium")
+    bot_parser.add_argument("--seeds", type=_seeds, default=range(0, 10), help="A-B or one")
+    par_parser = commands.add_parser("par", help="the par of each puzzle seed")
+    par_parser.add_argument("--seeds", type=_seeds, default=range(0, 10), help="A-B or one")
+    par_parser.add_argument("--effort", type=_effort, default=1.0, help="share of the search")
     perft_parser = commands.add_parser("perft", help="check a perft file of golden positions")
     perft_parser.add_argument("file", type=Path)
     args = parser.parse_args(argv)
@@ -136,6 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except GameError as error:
             parser.error(str(error))
         play(args.seed, args.removed, options=options)
+        return 0
+    if args.command == "bot":
+        bots(args.strength, args.seeds)
+        return 0
+    if args.command == "par":
+        pars(args.seeds, effort=args.effort)
         return 0
     data = json.loads(args.file.read_text())
     positions = data["positions"] if isinstance(data, dict) else data

@@ -237,8 +237,10 @@ def choose(
 
     ``supply`` maps each number to how many of its tiles may still come after this one (as
     ``Game.supply`` gives it); without it the policy assumes a full 20-card game.
-    ``lookahead`` > 0 looks one tile further for that many of the best-looking placements
-    (stronger, and some tens of milliseconds per move instead of about one).
+    ``lookahead`` > 0 looks one tile further for that many of the best-looking placements:
+    each is valued by its own value plus the expected value of the best placement of the
+    next tile, over the numbers that may come (stronger, and some tens of milliseconds per
+    move instead of about one).
 
     >>> board = Board()
     >>> choose(board, 3)
@@ -258,7 +260,7 @@ def choose(
             placement, level = moves[i]
             after = board.copy()
             after.place(placement)
-            looked[i] = weights.points * number * level + _best_next(after, future, weights)
+            looked[i] = values[i] + _best_next(after, future, weights)
         values = [looked.get(i, float("-inf")) for i in range(len(moves))]
     top = max(values)
     best = [moves[i][0] for i, value in enumerate(values) if value > top - 1e-9]

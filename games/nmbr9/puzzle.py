@@ -4,8 +4,9 @@ A puzzle is a seed. Its order is the 20-card deal of that seed (each number twic
 first tile is placed in the centre of the display, turned by a rotation drawn from the
 seed. The player places the other 19 tiles, seeing the supply but not the order.
 
-Par is the best score the engine finds knowing the whole order: a beam search over the
-fallback policy's best-valued placements, never worse than the policy playing alone.
+Par is the best score the engine finds knowing the whole order: a wide beam search over the
+fallback policy's best-valued placements, lines valued by the sum of the policy's values along
+them, never worse than the policy playing alone.
 
 >>> deal_ = puzzle(7)
 >>> deal_.order == deal(7)[0], deal_.start.number == deal_.order[0]
@@ -27,7 +28,25 @@ from .placement import Placement
 from .policy import DEFAULT, Weights, choose, scored_moves
 from .tiles import DISTINCT_ROTATIONS
 
-__all__ = ["ParResult", "PuzzleDeal", "par", "puzzle"]
+__all__ = ["PAR_BEAM", "PAR_BRANCH", "ParResult", "PuzzleDeal", "par", "par_search", "puzzle"]
+
+#: The search par uses at full effort: lines kept, and placements tried per line and tile.
+PAR_BEAM = 1000
+PAR_BRANCH = 20
+
+
+def par_search(effort: float = 1.0) -> dict[str, int]:
+    """``par``'s beam and branch for a share ``effort`` (0 < effort <= 1) of the full search.
+
+    >>> par_search(), par_search(0.05)
+    ({'beam': 1000, 'branch': 20}, {'beam': 50, 'branch': 4})
+    """
+    if not 0 < effort <= 1:
+        raise ValueError(f"effort must be more than 0 and at most 1, not {effort!r}")
+    return {
+        "beam": max(2, round(PAR_BEAM * effort)),
+        "branch": max(2, round(PAR_BRANCH * effort**0.5)),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +110,11 @@ def _greedy(puzzle: PuzzleDeal, weights: Weights) -> _Line:
 
 
 def par(
-    puzzle: PuzzleDeal, *, beam: int = 24, branch: int = 6, weights: Weights = DEFAULT
+    puzzle: PuzzleDeal,
+    *,
+    beam: int = PAR_BEAM,
+    branch: int = PAR_BRANCH,
+    weights: Weights = DEFAULT,
 ) -> ParResult:
     """The best score found for ``puzzle`` by a search that knows the whole order.
 

@@ -36,6 +36,7 @@ from games.contract import Due, IllegalMove, InvalidMove, Outcome, competition_r
 
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
 from .puzzle import par as search_par
+from .puzzle import par_search
 from .puzzle import puzzle as puzzle_deal
 from .setup import CARDS
 from .turn import InvalidTurn, Turn
@@ -198,8 +199,8 @@ class Nmbr9Rules:
         """The start tile's placement, such as ``3@0,0r1``."""
         return str(puzzle_deal(seed).start)
 
-    def puzzle_par(self, seed: int) -> int:
-        return search_par(puzzle_deal(seed)).score
+    def puzzle_par(self, seed: int, effort: float = 1.0) -> int:
+        return search_par(puzzle_deal(seed), **par_search(effort)).score
 
 
 #: The NMBR 9 game for ``games.registry``.

@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -65,9 +66,28 @@ def compute_par(puzzle_id: int, *, token: str | None = None) -> int | None:
             par_queued=timezone.now()
         ):
             return None
-    score = puzzle_rules().puzzle_par(puzzle.seed)
+    score = puzzle_rules().puzzle_par(puzzle.seed, settings.PUZZLE_PAR_EFFORT)
     Puzzle.objects.filter(pk=puzzle_id, par=None).update(par=score)
     return score
+
+
+def recompute_par(
+    *, effort: float | None = None, progress: Callable[[int, int], None] | None = None
+) -> int:
+    """Search the par of every puzzle again (after the search got stronger) and store it;
+    ``progress(done, total)`` after each. Returns how many pars changed."""
+    effort = settings.PUZZLE_PAR_EFFORT if effort is None else effort
+    rules = puzzle_rules()
+    ids = list(Puzzle.objects.order_by("pk").values_list("pk", "seed", "par"))
+    changed = 0
+    for done, (pk, seed, old) in enumerate(ids, start=1):
+        score = rules.puzzle_par(seed, effort)
+        if score != old:
+            Puzzle.objects.filter(pk=pk).update(par=score)
+            changed += 1
+        if progress is not None:
+            progress(done, len(ids))
+    return changed
 
 
 @transaction.atomic

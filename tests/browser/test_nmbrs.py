@@ -118,9 +118,7 @@ def test_three_players_play_a_short_match_to_the_end(
     expect(replay.locator("[data-replay-round]")).to_have_text(f"After move {plies} of {plies}")
     expect(replay.locator("[data-replay-hand]")).to_have_count(3)
     replay.keyboard.press("ArrowLeft")
-    expect(replay.locator("[data-replay-round]")).to_have_text(
-        f"After move {plies - 1} of {plies}"
-    )
+    expect(replay.locator("[data-replay-round]")).to_have_text(f"After move {plies - 1} of {plies}")
     expect(replay.locator("[data-replay-move]")).not_to_be_empty()
     replay.locator('[data-deal-link="1"]').click()
     expect(replay.locator("[data-replay-round]")).to_have_text(f"After move 1 of {plies}")

@@ -213,4 +213,5 @@ def test_a_game_on_a_puzzle_is_played_alone_to_its_length(slug):
         fallback = _setup(rules, 1, seed, dict(rules.puzzle_options))
         while rules.to_move(fallback):
             fallback = rules.apply(fallback, 0, rules.auto_move(fallback, 0))
-        assert rules.puzzle_par(seed) >= rules.score(fallback, 0)
+        # (true of any effort; the full search is measured by the benchmarks)
+        assert rules.puzzle_par(seed, 0.05) >= rules.score(fallback, 0)

@@ -29,3 +29,15 @@ def test_plusplus_benchmark_runs(capsys):
     out = capsys.readouterr().out
     for label in ("base", "gap fillers", "all modules", "2 of 3", "level to level, all modules"):
         assert re.search(rf"^  {label} +\d+\.\d+ +\d+\.\d+ +\d+\.\d+ +\d+\.\d+$", out, re.M)
+
+
+def test_bots_benchmark_runs(capsys):
+    from bench.bots import main as bots_main
+
+    bots_main(["--games", "2", "--strong-games", "0", "--pars", "0", "--processes", "1"])
+    out = capsys.readouterr().out
+    for strength in ("easy", "medium"):
+        assert re.search(
+            rf"^{strength} +2 games: average \d+\.\d +per move median \d+\.\d ms, p95", out, re.M
+        )
+    assert "strong" not in out and "par " not in out

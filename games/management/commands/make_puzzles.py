@@ -5,6 +5,14 @@ from games.services import puzzles
 BAR = 30
 
 
+def show_progress(stdout, label: str, done: int, total: int) -> None:
+    """A progress bar drawn over itself: ``label [#####.....] done/total``."""
+    filled = BAR * done // total
+    bar = "#" * filled + "." * (BAR - filled)
+    stdout.write(f"\r{label} [{bar}] {done}/{total}", ending="")
+    stdout.flush()
+
+
 class Command(BaseCommand):
     help = "Make new puzzles from fresh seeds; Celery computes each one's par."
 
@@ -16,10 +24,7 @@ class Command(BaseCommand):
             raise CommandError("count must be between 1 and 10000")
 
         def progress(done: int) -> None:
-            filled = BAR * done // count
-            bar = "#" * filled + "." * (BAR - filled)
-            self.stdout.write(f"\rMaking puzzles [{bar}] {done}/{count}", ending="")
-            self.stdout.flush()
+            show_progress(self.stdout, "Making puzzles", done, count)
 
         made = puzzles.create_puzzles(count, progress=progress)
         self.stdout.write("")

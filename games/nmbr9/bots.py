@@ -1,0 +1,185 @@
+"""Bots: NMBR 9 players of three strengths that see what a player sees.
+
+A bot knows its display, the tile it must place and the supply (how many tiles of each number
+may still come), never the order. It places:
+
+- ``easy``: like a beginner: often a placement drawn at random among the legal ones, otherwise
+  the fallback policy's choice;
+- ``medium``: the policy looking one tile ahead for its best-looking placements (the expected
+  value of the best next placement over every number that may come);
+- ``strong``: Monte Carlo: the best-looking placements are each played on with the policy
+  over the same sampled orders of the tiles still to come, and the one with the best average
+  final score is chosen; poor candidates are dropped half-way (successive halving).
+
+Budgets are counts (placements looked ahead, playouts), and every random choice comes from a
+seed, so a bot's game on a seed is the same on any machine. ``cap`` seconds only guards
+against a slow machine: a strong bot out of time plays its best candidate so far.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .board import Board
+from .game import _check_seed, deal
+from .placement import Placement
+from .policy import DEFAULT, Weights, choose, scored_moves
+
+__all__ = ["BUDGETS", "STRENGTHS", "Budget", "bot_game", "place"]
+
+STRENGTHS = ("easy", "medium", "strong")
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What a strength may spend on one placement.
+
+    ``noise``: the share of placements drawn at random; ``lookahead``: placements looked one
+    tile ahead; ``candidates``: placements tried by Monte Carlo; ``playouts``: games played
+    on in all for them; ``cap``: seconds, a guard only.
+    """
+
+    noise: float = 0.0
+    lookahead: int = 0
+    candidates: int = 0
+    playouts: int = 0
+    cap: float = 2.0
+
+
+BUDGETS = {
+    "easy": Budget(noise=0.2),
+    "medium": Budget(lookahead=4),
+    "strong": Budget(lookahead=8, candidates=6, playouts=96),
+}
+
+
+def _check_strength(strength: object) -> Budget:
+    if strength not in BUDGETS:
+        raise ValueError(f"strength must be one of {', '.join(STRENGTHS)}, not {strength!r}")
+    return BUDGETS[strength]  # type: ignore[index]
+
+
+def place(
+    strength: str,
+    board: Board,
+    number: int,
+    supply: Mapping[int, int],
+    rng: random.Random,
+    *,
+    weights: Weights = DEFAULT,
+) -> Placement:
+    """The placement of tile ``number`` on ``board`` a bot of ``strength`` chooses.
+
+    ``supply`` maps each number to how many of its tiles may still come after this one;
+    ``rng`` is the bot's own seeded generator.
+
+    >>> board = Board("5@0,0r0")
+    >>> supply = {n: 2 for n in range(10)}
+    >>> all(board.is_legal(place(s, board, 7, supply, random.Random(1))) for s in STRENGTHS)
+    True
+    """
+    budget = _check_strength(strength)
+    if budget.noise and rng.random() < budget.noise:
+        return rng.choice(board.legal_placements(number))
+    if not budget.playouts:
+        return choose(board, number, supply=supply, weights=weights, lookahead=budget.lookahead)
+    return _monte_carlo(board, number, supply, rng, budget, weights)
+
+
+def _candidates(
+    board: Board, number: int, supply: Mapping[int, int], budget: Budget, weights: Weights
+) -> list[Placement]:
+    """The placements worth a playout: the best by the policy's value, each different in
+    what it does to the display."""
+    scored = scored_moves(board, number, supply=supply, weights=weights)
+    scored.sort(key=lambda move: -move[2])
+    chosen: list[Placement] = []
+    seen: set[tuple[frozenset[tuple[int, int]], int]] = set()
+    for placement, level, _ in scored:
+        key = (placement.cells(), level)
+        if key in seen:
+            continue
+        seen.add(key)
+        chosen.append(placement)
+        if len(chosen) == budget.candidates:
+            break
+    return chosen
+
+
+def _playout(board: Board, order: list[int], weights: Weights) -> int:
+    """The final score when the policy places ``order`` on (a copy of) ``board``."""
+    board = board.copy()
+    supply = dict.fromkeys(range(10), 0)
+    for number in order:
+        supply[number] += 1
+    for number in order:
+        supply[number] -= 1
+        board.place(choose(board, number, supply=supply, weights=weights))
+    return board.score()
+
+
+def _monte_carlo(
+    board: Board,
+    number: int,
+    supply: Mapping[int, int],
+    rng: random.Random,
+    budget: Budget,
+    weights: Weights,
+) -> Placement:
+    start = time.monotonic()
+    candidates = _candidates(board, number, supply, budget, weights)
+    future = [n for n, count in supply.items() for _ in range(count)]
+    if len(candidates) == 1 or not future:
+        return choose(board, number, supply=supply, weights=weights, lookahead=budget.lookahead)
+    boards = {}
+    for placement in candidates:
+        after = board.copy()
+        after.place(placement)
+        boards[placement] = after
+    # every candidate is played on over the same orders, so luck cancels out between them
+    orders: list[list[int]] = []
+    totals = dict.fromkeys(candidates, 0)
+    alive = list(candidates)
+    rounds, size = 0, len(alive)
+    while size > 1:
+        rounds, size = rounds + 1, size // 2
+    left, played = budget.playouts, 0
+    for round_ in range(rounds):
+        share = max(1, left // (len(alive) * (rounds - round_)))
+        while len(orders) < played + share:
+            order = list(future)
+            rng.shuffle(order)
+            orders.append(order)
+        for placement in alive:
+            for order in orders[played : played + share]:
+                totals[placement] += _playout(boards[placement], order, weights)
+        left -= share * len(alive)
+        played += share
+        alive.sort(key=lambda p: -totals[p])
+        alive = alive[: max(1, len(alive) // 2)]
+        if time.monotonic() - start > budget.cap:
+            break
+    return alive[0]
+
+
+def bot_game(strength: str, seed: int | str) -> tuple[int, tuple[Placement, ...], list[float]]:
+    """A solo game of the deal of ``seed`` played by a bot: its score, its placements and
+    the seconds each took."""
+    seed = _check_seed(seed)
+    order, _ = deal(seed)
+    rng = random.Random(f"bot:{strength}:{seed}")
+    board = Board()
+    placements, seconds = [], []
+    for index, number in enumerate(order):
+        supply = dict.fromkeys(range(10), 0)
+        for later in order[index + 1 :]:
+            supply[later] += 1
+        t0 = time.perf_counter()
+        placement = place(strength, board, number, supply, rng)
+        seconds.append(time.perf_counter() - t0)
+        board.place(placement)
+        placements.append(placement)
+    return board.score(), tuple(placements), seconds

@@ -1,0 +1,88 @@
+"""The bots: legal, reproducible from their seed, ordered by strength, and their commands."""
+
+import random
+import re
+
+import pytest
+from test_nmbr9_cli import run
+
+from games.nmbr9 import Game
+from games.nmbr9.bots import BUDGETS, STRENGTHS, bot_game, place
+from games.nmbr9.policy import choose
+
+
+def late_position(seed: int, placed: int = 15):
+    """A solo game of ``seed`` played by the policy up to ``placed`` tiles: the display, the
+    next number and what may still come."""
+    game = Game(1, seed=seed)
+    for _ in range(placed):
+        game.auto_place(0)
+    return game.board(0), game.current_number(0), game.supply(0)
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_every_strength_places_legally_and_the_same_on_the_same_seed(strength):
+    for seed in range(3):
+        board, number, supply = late_position(seed)
+        first = place(strength, board, number, supply, random.Random(seed))
+        assert board.is_legal(first)
+        assert place(strength, board, number, supply, random.Random(seed)) == first
+
+
+def test_a_bots_game_is_reproducible_and_easy_is_weaker_than_medium():
+    easy = [bot_game("easy", seed)[0] for seed in range(8)]
+    medium = [bot_game("medium", seed)[0] for seed in range(8)]
+    assert [bot_game("easy", seed)[0] for seed in range(8)] == easy
+    assert sum(medium) - sum(easy) >= 8 * 10
+
+
+def test_the_strong_bot_plays_the_best_average_of_its_playouts():
+    """On a late position the strong bot's choice is at least as good on average, over
+    sampled orders of what may come, as the policy's choice."""
+    board, number, supply = late_position(5, placed=16)
+    strong = place("strong", board, number, supply, random.Random(5))
+    plain = choose(board, number, supply=supply)
+    future = [n for n, count in supply.items() for _ in range(count)]
+    rng = random.Random(77)
+    orders = [rng.sample(future, len(future)) for _ in range(40)]
+
+    def average(placement):
+        total = 0
+        for order in orders:
+            after = board.copy()
+            after.place(placement)
+            left = dict(supply)
+            for n in order:
+                left[n] -= 1
+                after.place(choose(after, n, supply=left))
+            total += after.score()
+        return total / len(orders)
+
+    assert average(strong) >= average(plain)
+
+
+def test_an_unknown_strength_is_refused():
+    board, number, supply = late_position(1)
+    with pytest.raises(ValueError, match="strength must be one of easy, medium, strong"):
+        place("grandmaster", board, number, supply, random.Random(1))
+    assert set(BUDGETS) == set(STRENGTHS)
+
+
+def test_the_bot_command_plays_a_game_per_seed():
+    result = run("bot", "--strength", "easy", "--seeds", "5000-5002")
+    assert result.returncode == 0, result.stderr
+    scores = [int(s) for s in re.findall(r"^seed 500\d: (\d+) ", result.stdout, re.M)]
+    assert scores == [bot_game("easy", seed)[0] for seed in (5000, 5001, 5002)]
+    assert f"easy: average {sum(scores) / 3:.1f} over 3 games" in result.stdout
+    assert run("bot", "--seeds", "9-3").returncode == 2
+
+
+def test_the_par_command_prints_each_par_and_the_average():
+    from games.nmbr9.puzzle import par, par_search, puzzle
+
+    result = run("par", "--seeds", "5000-5001", "--effort", "0.02")
+    assert result.returncode == 0, result.stderr
+    pars = [par(puzzle(seed), **par_search(0.02)).score for seed in (5000, 5001)]
+    assert re.findall(r"^seed 500\d: par (\d+) ", result.stdout, re.M) == [str(p) for p in pars]
+    assert f"average par {sum(pars) / 2:.1f} over 2 puzzles" in result.stdout
+    assert run("par", "--effort", "2").returncode == 2
