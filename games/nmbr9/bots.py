@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -52,7 +53,7 @@ class Budget:
 BUDGETS = {
     "easy": Budget(noise=0.2),
     "medium": Budget(lookahead=4),
-    "strong": Budget(lookahead=8, candidates=6, playouts=96),
+    "strong": Budget(candidates=6, playouts=96),
 }
 
 
@@ -112,9 +113,7 @@ def _candidates(
 def _playout(board: Board, order: list[int], weights: Weights) -> int:
     """The final score when the policy places ``order`` on (a copy of) ``board``."""
     board = board.copy()
-    supply = dict.fromkeys(range(10), 0)
-    for number in order:
-        supply[number] += 1
+    supply = Counter(order)
     for number in order:
         supply[number] -= 1
         board.place(choose(board, number, supply=supply, weights=weights))
@@ -133,7 +132,7 @@ def _monte_carlo(
     candidates = _candidates(board, number, supply, budget, weights)
     future = [n for n, count in supply.items() for _ in range(count)]
     if len(candidates) == 1 or not future:
-        return choose(board, number, supply=supply, weights=weights, lookahead=budget.lookahead)
+        return candidates[0]
     boards = {}
     for placement in candidates:
         after = board.copy()
@@ -174,9 +173,7 @@ def bot_game(strength: str, seed: int | str) -> tuple[int, tuple[Placement, ...]
     board = Board()
     placements, seconds = [], []
     for index, number in enumerate(order):
-        supply = dict.fromkeys(range(10), 0)
-        for later in order[index + 1 :]:
-            supply[later] += 1
+        supply = Counter(order[index + 1 :])
         t0 = time.perf_counter()
         placement = place(strength, board, number, supply, rng)
         seconds.append(time.perf_counter() - t0)

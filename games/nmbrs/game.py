@@ -212,7 +212,6 @@ class State:
     turns: list[int] = field(default_factory=list)
     decision: int = 0
     decisions: list[int] = field(default_factory=list)
-    last_deal: dict[str, Any] | None = None
     log: tuple[Logged, ...] = ()
 
     @property
@@ -232,6 +231,15 @@ class State:
         if self.phase == "offer":
             return self.offer_to
         return self.current
+
+    @property
+    def last_deal(self) -> dict[str, Any] | None:
+        """How the last deal that ended ended: ``deal``, who went ``out`` (None: nobody) and
+        what each player ``lost`` (from the public history)."""
+        for line in reversed(self.log):
+            if line.move == "end":
+                return {"deal": line.deal, "out": line.player, "lost": list(line.lost)}
+        return None
 
     @property
     def top(self) -> str | None:
@@ -275,7 +283,6 @@ class State:
             "turns": list(self.turns),
             "decision": self.decision,
             "decisions": list(self.decisions),
-            "last_deal": self.last_deal,
             "log": [line.to_data() for line in self.log],
         }
 
@@ -307,15 +314,8 @@ class State:
             turns=list(self.turns),
             decision=self.decision,
             decisions=list(self.decisions),
-            last_deal=None if self.last_deal is None else _copy_deal(self.last_deal),
             log=self.log,
         )
-
-
-def _copy_deal(summary: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: list(value) if isinstance(value, list) else value for key, value in summary.items()
-    }
 
 
 def _refuse(reason: str, code: str, **params: Any) -> IllegalMove:
@@ -444,7 +444,6 @@ def _end_deal(state: State, out: int | None) -> None:
         if player != out:
             lost[player] = hand_value(state, player)
             state.scores[player] -= lost[player]
-    state.last_deal = {"deal": state.deal, "out": out, "lost": lost}
     state.log += (Logged(state.deal, out, "end", lost=tuple(lost)),)
     if any(state.scores[p] >= state.options.target for p in state.active):
         _finish(state)
@@ -819,9 +818,7 @@ def apply(state: State, player: int, move: Move | str) -> State:
         state.log += (Logged(state.deal, player, str(move), points=done.points),)
         _carry_out(state, player, done)
         return state
-    card = move.card if move.kind == "discard" else state.top
-    if move.kind in ("draw", "done"):
-        card = None
+    card = {"discard": move.card, "take": state.top, "pass": state.top}.get(move.kind)
     offered = state.phase == "offer"
     state.log += (Logged(state.deal, player, str(move), card=card, offered=offered),)
     try:

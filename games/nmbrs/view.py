@@ -180,11 +180,7 @@ def view(state: State, viewer: int | None) -> View:
         plays=0 if over else state.plays,
         owed=None if over else state.owed,
         hand=None if viewer is None else sort_hand(state.hands[viewer]),
-        last_deal=(
-            None
-            if state.last_deal is None
-            else {**state.last_deal, "lost": list(state.last_deal["lost"])}
-        ),
+        last_deal=state.last_deal,
         final_hands=tuple(sort_hand(hand) for hand in state.hands) if over else None,
         outcome=outcome(state),
         log=state.log,

@@ -112,6 +112,9 @@ def test_three_players_play_a_short_match_to_the_end(
         expect(page.get_by_text("Game over")).to_be_visible()
         expect(page.locator("[data-rank]")).to_have_count(3)
         expect(page.get_by_text("Hands at the end")).to_be_visible()
+    log = pages[0].locator(".match-log")
+    expect(log).to_contain_text("went out")
+    expect(log).to_contain_text("carol ")
     replay = pages[2]
     replay.locator("[data-replay-link]").click()
     plies = Move.objects.filter(match=match).count()
