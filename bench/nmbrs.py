@@ -5,7 +5,10 @@ Two players, one seeded deal per seed (the policy's seat alternates with the see
 - average points per deal (points made by plays minus the hand lost at the end) of the
   policy against a random player, and of the policy against itself;
 - the time the policy takes for a whole turn (every step from the draw to the discard,
-  including the engine applying them), median and p95 (target <= 50 ms).
+  including the engine applying them), median and p95 (target <= 50 ms);
+- the bots: whole 2-player matches (to 100 points) of strong against medium and of easy
+  against medium, seats alternating with the seed: how often the first wins (target for
+  strong: >= 60%), and the strong bot's time per step.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 
 from bench.movegen import percentile
 from games.nmbrs import Options, apply, setup
+from games.nmbrs.bots import bot_match
 from games.nmbrs.policy import choose, random_step
 
 #: So high that a deal never ends the game.
@@ -51,9 +55,24 @@ def play_deal(seed: int, policies: tuple[str, str], turn_ms: list[float]) -> tup
     return state.scores[0] - before[0], state.scores[1] - before[1]
 
 
+def duels(strength: str, matches: int) -> tuple[float, list[float]]:
+    """The share of ``matches`` that ``strength`` wins against medium (a shared first
+    place counts half), and its seconds per step."""
+    won, seconds = 0.0, []
+    for seed in range(matches):
+        seat = seed % 2
+        seats = [strength, "medium"] if seat == 0 else ["medium", strength]
+        scores, times = bot_match(seats, seed)
+        mine, theirs = scores[seat], scores[1 - seat]
+        won += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        seconds.extend(times[seat])
+    return won / matches, seconds
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.nmbrs", description=__doc__)
     parser.add_argument("--deals", type=int, default=200, help="seeded deals (seeds 0..n-1)")
+    parser.add_argument("--duels", type=int, default=40, help="bot matches per pairing")
     args = parser.parse_args(argv)
 
     turn_ms: list[float] = []
@@ -77,6 +96,13 @@ def main(argv: list[str] | None = None) -> None:
         f"  time per turn: median {statistics.median(turn_ms):.1f} ms   "
         f"p95 {percentile(turn_ms, 0.95):.1f} ms   ({len(turn_ms)} turns)"
     )
+    for strength in ("strong", "easy") if args.duels > 0 else ():
+        share, seconds = duels(strength, args.duels)
+        ms = [s * 1000 for s in seconds]
+        print(
+            f"  {strength} bot against medium, {args.duels} matches: wins {share:.0%}   "
+            f"per step median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms"
+        )
 
 
 if __name__ == "__main__":

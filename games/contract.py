@@ -46,6 +46,10 @@ steps so far, on a copy, with the first refused step's reason.
 (``standing_move(state, player, prefs)``: a move, or None; nmbrs!'s "always pass"), from the
 player's choices for the match, which its web adapter names in ``prefs``.
 
+**Bots.** A game may let bots play it (``BotRules``): ``bot_move`` gives the move of a bot of
+one of its ``bot_strengths`` from a state drawn by ``sample_hidden`` for the bot's seat, so a
+bot knows no more than a player in its seat.
+
 **Puzzles.** A game may also offer puzzles (``PuzzleRules``): a deal fixed by a seed, played
 alone with ``puzzle_options`` and measured against ``puzzle_par(seed)``, the best score a
 search finds knowing every secret of the deal.
@@ -65,6 +69,7 @@ __all__ = [
     "Due",
     "IllegalMove",
     "InvalidMove",
+    "BotRules",
     "DraftRules",
     "Outcome",
     "PuzzleRules",
@@ -247,6 +252,22 @@ class DraftRules(Protocol):
         """What ``player`` would see after the steps ``text`` ("" for none) of the move they
         owe, carried out in order until one is refused; the state does not change. Returns
         that view and the refusal (None if every step was accepted)."""
+        ...
+
+
+@runtime_checkable
+class BotRules(Protocol):
+    """What a game adds to let bots play it."""
+
+    #: The strengths of its bots, weakest first.
+    bot_strengths: tuple[str, ...]
+
+    def bot_move(self, state: Any, player: int, strength: str, rng: random.Random) -> Any:
+        """The move a bot of ``strength`` makes for ``player``, who owes a decision.
+
+        ``state`` is one ``sample_hidden`` drew for ``player`` (the caller's to change); every
+        random choice comes from ``rng``, so the same state and generator give the same move.
+        """
         ...
 
 

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 
 from games.models import Profile
 from games.registry import DEFAULT_GAME
@@ -12,6 +13,14 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        from games.services.bots import is_bot_name
+
+        name = super().clean_username()
+        if is_bot_name(name):
+            raise forms.ValidationError(_("Names beginning with “bot-” belong to the site's bots."))
+        return name
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()

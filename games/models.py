@@ -199,6 +199,15 @@ class Seat(models.Model):
     mailed_at = models.DateTimeField(
         null=True, blank=True, help_text="When the last 'your move' e-mail was sent."
     )
+    bot = models.CharField(
+        max_length=8, blank=True, help_text="The strength of the bot in this seat, if a bot."
+    )
+    bot_due = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="A bot in this seat owes a move since then (the sweep sees to it).",
+    )
     prefs = models.JSONField(
         default=dict, blank=True, help_text="The player's choices for this match."
     )
@@ -267,6 +276,9 @@ class Profile(models.Model):
         default=True, help_text="E-mail me when it is my move and when time is running out."
     )
     last_seen = models.DateTimeField(null=True, blank=True)
+    bot = models.CharField(
+        max_length=8, blank=True, help_text="The strength of a bot account; empty for a person."
+    )
 
     def __str__(self) -> str:
         return f"settings of {self.player}"
@@ -278,6 +290,7 @@ class Rating(models.Model):
     class Pool(models.TextChoices):
         MATCH = "match", "Matches"
         PUZZLE = "puzzle", "Puzzle challenges"
+        BOTS = "bots", "Matches with bots"
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"

@@ -8,7 +8,7 @@ from celery import shared_task
 
 from games import notifications, queue, services
 from games import sweep as due
-from games.services import puzzles
+from games.services import bots, puzzles
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.
 SWEEP_BATCH = 100
@@ -21,7 +21,8 @@ def _batches(ids: list[int]):
 
 @shared_task(ignore_result=True)
 def sweep() -> dict[str, int]:
-    """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats."""
+    """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats, and
+    the moves bots owe."""
     seat_ids = due.due_seats()
     for batch in _batches(seat_ids):
         queue.send_now(expire_seats.name, batch)
@@ -40,6 +41,9 @@ def sweep() -> dict[str, int]:
     stale = due.stale_stats()
     for player_id in stale:
         queue.send_now(refresh_player_stats.name, player_id)
+    waiting_for_bots = bots.due()
+    for match_id in waiting_for_bots:
+        queue.send_now(play_bots.name, match_id)
     return {
         "expiries": len(seat_ids),
         "reminders": len(reminders),
@@ -47,6 +51,7 @@ def sweep() -> dict[str, int]:
         "ratings": len(unrated),
         "par": len(pars),
         "stats": len(stale),
+        "bots": len(waiting_for_bots),
     }
 
 
@@ -75,6 +80,11 @@ def send_password_reset(email: str) -> None:
 @shared_task(ignore_result=True)
 def refresh_player_stats(player_id: int) -> None:
     services.refresh_player_stats(player_id)
+
+
+@shared_task(ignore_result=True, time_limit=600, soft_time_limit=580)
+def play_bots(match_id: int) -> None:
+    bots.play_bots(match_id)
 
 
 @shared_task(ignore_result=True)

@@ -35,7 +35,7 @@ from games.models import (
     Seat,
 )
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import MatchView, MoveRefused, puzzles
+from games.services import MatchView, MoveRefused, bots, puzzles
 from games.visibility import Hidden
 from games.web.charts import rating_chart_svg
 
@@ -207,6 +207,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "match_figures": match_figures,
         "chart": rating_chart_svg([c.after for c in changes], start=ratings.START),
         "recent": recent,
+        "bot": bots.strength_of(player),
     }
     return render(request, "games/profile.html", context)
 
@@ -237,7 +238,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         (slug, p, f"{rules.name}: {label}", slug == game and p == pool)
         for slug, rules in GAMES.items()
         for p, label in Rating.Pool.choices
-        if p == Rating.Pool.MATCH or slug == PUZZLE_GAME
+        if p == Rating.Pool.MATCH
+        or (p == Rating.Pool.PUZZLE and slug == PUZZLE_GAME)
+        or (p == Rating.Pool.BOTS and bots.plays(slug))
     ]
     context = {"leaders": leaders, "name": name, "pool": pool, "boards": boards}
     return render(request, "games/leaderboard.html", context)
@@ -258,25 +261,43 @@ def new_solo(request: HttpRequest) -> HttpResponse:
         raise Http404("No such game.") from None
     posted = _posted(request)
     error = ""
+    bot = (posted if posted is not None else request.GET).get("bot", "")
     if posted is not None and "again" in posted:
         try:
             return redirect(services.play_again(request.user, parse_int(posted["again"])))
         except ValueError:  # MoveRefused included
             error = _("There is no solo game of yours to play again.")
             posted = None
-    chosen = posted is not None and any(k not in ("csrfmiddlewaretoken", "game") for k in posted)
+    plain = ("csrfmiddlewaretoken", "game", "bot")
+    chosen = posted is not None and any(k not in plain for k in posted)
     options = adapter.options_form(posted if chosen else None)
     if posted is not None and (not chosen or options.is_valid()):
+        cleaned = options.cleaned_data if chosen else {}
         try:
-            match = services.start_solo(
-                request.user, game=game, options=options.cleaned_data if chosen else {}
-            )
+            if bot:
+                match = services.start_against_bot(request.user, bot, game=game, options=cleaned)
+            else:
+                match = services.start_solo(request.user, game=game, options=cleaned)
             return redirect(match)
         except MoveRefused as exc:
             error = str(exc)
     status = 400 if (chosen and options.errors) or error else 200
-    context = {"options": options, "error": error, "game": game}
+    rules = find_game(game)
+    context = {
+        "options": options,
+        "error": error,
+        "game": game,
+        "game_name": rules.name,
+        "games": [(slug, r.name) for slug, r in GAMES.items() if slug in web.ADAPTERS],
+        "solo": 1 in rules.players,
+        "bots": _bot_choices() if bots.plays(game) else [],
+        "bot": bot,
+    }
     return render(request, "games/new_solo.html", context, status=status)
+
+
+def _bot_choices() -> list[tuple[str, str]]:
+    return [("easy", _("Easy bot")), ("medium", _("Medium bot")), ("strong", _("Strong bot"))]
 
 
 @require_GET

@@ -11,6 +11,11 @@ may still come), never the order. It places:
   over the same sampled orders of the tiles still to come, and the one with the best average
   final score is chosen; poor candidates are dropped half-way (successive halving).
 
+On a game of any option set (``bot_turn``) a bot plays the policy's turn with the modules
+(gap fillers, special tiles, the reserved tile, rejects), and where that turn simply places
+the one tile on offer, the placement is the strength's own; ``easy`` also plays a random
+turn now and then.
+
 Budgets are counts (placements looked ahead, playouts), and every random choice comes from a
 seed, so a bot's game on a seed is the same on any machine. ``cap`` seconds only guards
 against a slow machine: a strong bot out of time plays its best candidate so far.
@@ -25,11 +30,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .board import Board
-from .game import _check_seed, deal
+from .game import Game, _check_seed, deal
 from .placement import Placement
-from .policy import DEFAULT, Weights, choose, scored_moves
+from .policy import DEFAULT, Weights, choose, choose_turn, scored_moves
+from .turn import Place, Turn
 
-__all__ = ["BUDGETS", "STRENGTHS", "Budget", "bot_game", "place"]
+__all__ = ["BUDGETS", "STRENGTHS", "Budget", "bot_game", "bot_turn", "place"]
 
 STRENGTHS = ("easy", "medium", "strong")
 
@@ -85,9 +91,45 @@ def place(
     budget = _check_strength(strength)
     if budget.noise and rng.random() < budget.noise:
         return rng.choice(board.legal_placements(number))
+    return _search(budget, board, number, supply, rng, weights)
+
+
+def _search(
+    budget: Budget,
+    board: Board,
+    number: int,
+    supply: Mapping[int, int],
+    rng: random.Random,
+    weights: Weights,
+) -> Placement:
     if not budget.playouts:
         return choose(board, number, supply=supply, weights=weights, lookahead=budget.lookahead)
     return _monte_carlo(board, number, supply, rng, budget, weights)
+
+
+def bot_turn(strength: str, game: Game, player: int, rng: random.Random) -> Turn:
+    """The turn a bot of ``strength`` plays for ``player`` in ``game`` (which owes one),
+    from what the player may know: their display, the cards on offer and the supply.
+
+    >>> game = Game(2, seed=7)
+    >>> turn = bot_turn("medium", game, 0, random.Random(1))
+    >>> game.is_legal(0, turn)
+    True
+    """
+    budget = _check_strength(strength)
+    decision = game.decision(player)
+    if decision is None:
+        raise ValueError(f"player {player} owes no decision")
+    if budget.noise and rng.random() < budget.noise:
+        return game.random_turn(player, rng)
+    turn = choose_turn(game, player)
+    step = turn.steps[0] if len(turn.steps) == 1 else None
+    if not isinstance(step, Place) or step.specials or len(decision.cards) != 1:
+        return turn
+    number = decision.cards[0][1]
+    placement = _search(budget, game.board(player), number, game.supply(player), rng, DEFAULT)
+    own = Turn.place(placement, (), step.marker)
+    return own if game.is_legal(player, own) else turn
 
 
 def _candidates(

@@ -34,6 +34,7 @@ from typing import Any
 
 from games.contract import Due, IllegalMove, InvalidMove, Outcome, competition_ranks
 
+from .bots import STRENGTHS, bot_turn
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
 from .puzzle import par as search_par
 from .puzzle import par_search
@@ -153,6 +154,13 @@ class Nmbr9Rules:
 
     def random_move(self, state: Game, player: int, rng: random.Random) -> Turn:
         return state.random_turn(player, rng)
+
+    # ----------------------------------------------------------------- bots
+
+    bot_strengths = STRENGTHS
+
+    def bot_move(self, state: Game, player: int, strength: str, rng: random.Random) -> Turn:
+        return bot_turn(strength, state, player, rng)
 
     # ----------------------------------------------------------------- what players see
 

@@ -23,6 +23,7 @@ from typing import Any
 from games.contract import Due, Outcome
 
 from . import game
+from .bots import STRENGTHS, bot_step
 from .game import Options, State
 from .moves import Move
 from .policy import PASS, choose, random_step
@@ -96,6 +97,11 @@ class NmbrsRules:
 
     def view(self, state: State, player: int | None) -> View:
         return view(state, player)
+
+    bot_strengths = STRENGTHS
+
+    def bot_move(self, state: State, player: int, strength: str, rng: random.Random) -> Move:
+        return bot_step(strength, state, player, rng)
 
     def sample_hidden(self, state: State, player: int | None, rng: random.Random) -> State:
         return sample_hidden(state, player, rng)

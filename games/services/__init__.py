@@ -5,6 +5,7 @@
 - ``play``: looking at a match, moving (``play``), resigning, more time;
 - ``deadlines``: who owes a move until when, expiry, the 80% reminder;
 - ``finish``: the end of a match, ratings and profile figures;
+- ``bots``: bot accounts, their seats and their moves;
 - ``puzzles``: puzzles, the daily puzzle and puzzle challenges.
 
 Every function that changes a match locks the match row first (one lock order, so no
@@ -24,6 +25,7 @@ from games.services.lobby import (
     decline,
     join,
     play_again,
+    start_against_bot,
     start_solo,
 )
 from games.services.play import (
@@ -64,6 +66,7 @@ __all__ = [
     "resign",
     "seen",
     "set_prefs",
+    "start_against_bot",
     "start_solo",
     "touch",
     "view_match",

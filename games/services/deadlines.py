@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Seat
-from games.services import finish
+from games.services import bots, finish
 from games.services.store import Changes, Record, remember, replay
 
 logger = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | Non
         finish.finish(record, changes, outcome, now)
     elif record.match.time_per_move is not None:
         _deadlines(record, changes, now, moved)
+    bots.settle(record, changes, now)
     changes.save(record.seats)
 
 
@@ -84,8 +85,8 @@ def _deadlines(record: Record, changes: Changes, now: datetime, moved: Seat | No
     rules, state, match = record.rules, record.state, record.match
     to_move = rules.to_move(state)
     for seat in record.seats:
-        if seat.state != Seat.State.PLAYING or seat.index not in to_move:
-            seat.deadline = None
+        if seat.bot or seat.state != Seat.State.PLAYING or seat.index not in to_move:
+            seat.deadline = None  # a bot has no deadline: its moves are sent (bots.settle)
             continue
         turn = rules.turn(state, seat.index)
         if seat.deadline is not None and seat.turn == turn:

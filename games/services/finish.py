@@ -90,7 +90,12 @@ def rate_match(match_id: int) -> bool:
             return False
         match = Match.objects.only("kind", "game").get(pk=match_id)
         seats = list(Seat.objects.filter(match_id=match_id).order_by("player_id"))
-        pool = Rating.Pool.PUZZLE if match.kind == Match.Kind.CHALLENGE else Rating.Pool.MATCH
+        if match.kind == Match.Kind.CHALLENGE:
+            pool = Rating.Pool.PUZZLE
+        elif any(seat.bot for seat in seats):
+            pool = Rating.Pool.BOTS  # bots never move players' match ratings
+        else:
+            pool = Rating.Pool.MATCH
         for seat in seats:
             Rating.objects.get_or_create(player_id=seat.player_id, game=match.game, pool=pool)
         by_player = {

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Match, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
-from games.services import deadlines
+from games.services import bots, deadlines
 from games.services.store import Changes, MoveRefused, load, lock
 
 TIME_CONTROLS = {
@@ -68,6 +68,13 @@ def check_match_settings(
     names = list(dict.fromkeys(name.strip() for name in invite if name.strip()))
     if len(names) > players - 1:
         raise MoveRefused(f"A {players}-player match has room for {players - 1} invitations.")
+    bot_names = [n for n in names if bots.is_bot_name(n)]
+    if bot_names and not bots.plays(game):
+        raise MoveRefused(f"Bots do not play {rules.name}.")
+    for name in bot_names:
+        strength = name.lower().removeprefix(bots.PREFIX)
+        if strength in bots.STRENGTHS:
+            bots.account(strength)
     found = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
     missing = [n for n in names if n.lower() not in found]
     if missing:
@@ -168,12 +175,53 @@ def create_match(
         Seat.objects.create(match=match, player=creator, index=0)
         changes = Changes()
         for index, user in enumerate(invited.values(), start=1):
+            strength = bots.strength_of(user)
+            if strength:  # a bot takes its seat at once
+                Seat.objects.create(match=match, player=user, index=index, bot=strength)
+                continue
             Seat.objects.create(match=match, player=user, index=index, state=Seat.State.INVITED)
             changes.notify(
                 user.pk, match, f"{creator.username} invites you to a {players}-player match."
             )
         changes.flush()
+        _start_if_full(match.pk)
     return match
+
+
+def start_against_bot(
+    player,
+    strength: str,
+    *,
+    game: str = DEFAULT_GAME,
+    options: Mapping[str, Any] | None = None,
+) -> Match:
+    """A game against a bot of ``strength``, started at once: a casual two-player match of
+    ``game`` with no time limit, the bot moving as soon as it owes a move."""
+    if not bots.plays(game):
+        raise MoveRefused(_("Bots do not play this game."))
+    bot = bots.account(strength)
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=Match.Kind.MATCH,
+            game=game,
+            options=game_options(game, 2, options or {}),
+            status=Match.Status.WAITING,
+            seed=new_seed(),
+            players=2,
+            rated=False,
+            created_by=player,
+        )
+        Seat.objects.create(match=match, player=player, index=0)
+        Seat.objects.create(match=match, player=bot, index=1, bot=strength)
+        _start_if_full(match.pk)
+    return match
+
+
+def _start_if_full(match_id: int) -> None:
+    record = lock(match_id)
+    seats = record.seats
+    if len(seats) == record.match.players and all(s.state == Seat.State.PLAYING for s in seats):
+        _start(record)
 
 
 def join(match_id: int, player) -> Match:
@@ -192,7 +240,9 @@ def join(match_id: int, player) -> Match:
         else:
             if not match.open or len(seats) >= match.players:
                 raise MoveRefused("This match has no free seat.")
-            seat = Seat.objects.create(match=match, player=player, index=len(seats))
+            seat = Seat.objects.create(
+                match=match, player=player, index=len(seats), bot=bots.strength_of(player)
+            )
             seat._stored = {}
             seats.append(seat)
         if len(seats) == match.players and all(s.state == Seat.State.PLAYING for s in seats):

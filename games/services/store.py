@@ -41,6 +41,7 @@ SEAT_FIELDS = (
     "mail_at",
     "mail_reminder",
     "extensions_left",
+    "bot_due",
 )
 
 

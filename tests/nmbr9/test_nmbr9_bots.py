@@ -86,3 +86,57 @@ def test_the_par_command_prints_each_par_and_the_average():
     assert re.findall(r"^seed 500\d: par (\d+) ", result.stdout, re.M) == [str(p) for p in pars]
     assert f"average par {sum(pars) / 2:.1f} over 2 puzzles" in result.stdout
     assert run("par", "--effort", "2").returncode == 2
+
+
+OPTION_SETS = [
+    {},
+    {"variant": "two_of_three"},
+    {"variant": "level_to_level"},
+    {"start_tiles": True, "fillers": True, "specials": ("one", "black", "bridge", "loose")},
+    {"removed": 2},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "base")
+@pytest.mark.parametrize("strength", ["easy", "medium"])
+def test_bots_play_whole_legal_games_of_every_option_set(strength, options):
+    from games.nmbr9.bots import bot_turn
+    from games.nmbr9.game import Options
+
+    game = Game(2, seed=21, options=Options(**options))
+    rng = random.Random(4)
+    while not game.is_over():
+        for player in sorted(game.to_move()):
+            turn = bot_turn(strength, game.sample_hidden(player, rng), player, rng)
+            assert game.is_legal(player, turn)
+            game.play(player, turn)
+    assert all(game.score(p) > 0 for p in range(2))
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[1:4], ids=lambda o: ",".join(o))
+def test_the_strong_bot_plays_legal_turns_of_every_option_set(options):
+    from games.nmbr9.bots import bot_turn
+    from games.nmbr9.game import Options
+
+    game = Game(1, seed=8, options=Options(**options))
+    rng = random.Random(2)
+    for _ in range(2):  # the first turn, and one with a tile on the display
+        turn = bot_turn("strong", game.sample_hidden(0, rng), 0, rng)
+        assert game.is_legal(0, turn)
+        game.play(0, turn)
+
+
+def test_the_bots_own_placement_is_played_where_the_turn_is_a_plain_placement():
+    """On a base game the strength decides the placement (medium looks a tile ahead, so it
+    differs from the policy's choice somewhere in a game)."""
+    from games.nmbr9.bots import bot_turn
+
+    differs = 0
+    for seed in range(4):
+        game = Game(1, seed=seed)
+        for _ in range(12):
+            number = game.current_number(0)
+            turn = bot_turn("medium", game, 0, random.Random(1))
+            differs += str(turn) != f"place {choose(game.board(0), number)}"
+            game.play(0, turn)
+    assert differs > 0

@@ -1,0 +1,156 @@
+"""Bots on the site: their accounts, their seats and their moves.
+
+A bot is an account like a player's (``bot-easy``, ``bot-medium``, ``bot-strong``), marked by
+``Profile.bot``; names beginning with ``bot-`` are the site's. Invited to a match it takes its
+seat at once; its seat carries its strength (``Seat.bot``). Matches with a bot are rated in
+their own list (``Rating.Pool.BOTS``), so bots never move players' match ratings.
+
+When a bot owes a decision, settling the match marks its seat (``Seat.bot_due``) and sends
+``play_bots``, which works out the move outside any lock (a strong bot thinks for a second or
+two) and then makes it like a player would (``services.play`` with the ply it saw, so a move
+made on a position that has changed since is refused and worked out again). The sweep sends
+``play_bots`` again for every bot that has owed a move for a while, so a lost task only
+delays it. A bot never has a deadline.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import queue
+from games.contract import BotRules
+from games.models import Match, Profile, Seat
+from games.services.store import Changes, MoveRefused, Record, load
+
+logger = logging.getLogger(__name__)
+
+#: The strengths of the site's bots, weakest first (every game with bots has these).
+STRENGTHS = ("easy", "medium", "strong")
+PREFIX = "bot-"
+#: Moves one ``play_bots`` makes at most before it hands over to a new task.
+MOVES_PER_TASK = 200
+#: A bot that has owed a move this long is sent again by the sweep.
+GRACE = timedelta(seconds=10)
+
+
+def name_of(strength: str) -> str:
+    return PREFIX + strength
+
+
+def is_bot_name(name: str) -> bool:
+    return name.lower().startswith(PREFIX)
+
+
+def account(strength: str) -> User:
+    """The bot account of ``strength`` (made the first time it is asked for)."""
+    if strength not in STRENGTHS:
+        raise MoveRefused(f"There is no {strength} bot.")
+    user = User.objects.filter(username=name_of(strength)).first()
+    if user is None:
+        with transaction.atomic():
+            user, made = User.objects.get_or_create(username=name_of(strength))
+            if made:
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
+    Profile.objects.update_or_create(
+        player=user, defaults={"bot": strength, "email_on_move": False}
+    )
+    return user
+
+
+def accounts() -> list[User]:
+    """Every bot account, weakest first."""
+    return [account(strength) for strength in STRENGTHS]
+
+
+def strength_of(user) -> str:
+    """The strength of a bot account, "" for a person."""
+    if not is_bot_name(user.username):
+        return ""
+    return Profile.objects.filter(player=user).values_list("bot", flat=True).first() or ""
+
+
+def plays(game: str) -> bool:
+    from games.registry import find_game
+
+    return isinstance(find_game(game), BotRules)
+
+
+def settle(record: Record, changes: Changes, now: datetime) -> None:
+    """Mark the bot seats that owe a decision now (and send ``play_bots`` for them); clear
+    the others."""
+    match = record.match
+    owing = record.rules.to_move(record.state) if match.status == Match.Status.ACTIVE else ()
+    send = False
+    for seat in record.seats:
+        if not seat.bot:
+            continue
+        if seat.state == Seat.State.PLAYING and seat.index in owing:
+            if seat.bot_due is None:
+                seat.bot_due = now
+                send = True
+        else:
+            seat.bot_due = None
+    if send:
+        changes.later(lambda: queue.send("games.tasks.play_bots", match.pk))
+
+
+def due(now: datetime | None = None, limit: int = 1000) -> list[int]:
+    """Matches where a bot has owed a move for longer than ``GRACE``."""
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(bot_due__lte=now - GRACE, match__status=Match.Status.ACTIVE)
+        .order_by("bot_due")
+        .values_list("match_id", flat=True)
+        .distinct()[:limit]
+    )
+
+
+def play_bots(match_id: int) -> int:
+    """Make the moves the match's bots owe, one after the other; how many were made."""
+    made = 0
+    for _ in range(MOVES_PER_TASK):
+        try:
+            match = Match.objects.get(pk=match_id)
+        except Match.DoesNotExist:
+            return made
+        if match.status != Match.Status.ACTIVE:
+            return made
+        record = load(match)
+        owing = record.rules.to_move(record.state)
+        seat = next(
+            (
+                s
+                for s in record.seats
+                if s.bot and s.state == Seat.State.PLAYING and s.index in owing
+            ),
+            None,
+        )
+        if seat is None:
+            return made
+        move = think(record, seat)
+        try:
+            from games.services.play import play
+
+            play(match_id, seat.player, str(move), record.ply)
+        except MoveRefused:
+            logger.info("match %s changed while bot %s thought; again", match_id, seat.bot)
+            continue
+        made += 1
+    queue.send("games.tasks.play_bots", match_id)
+    return made
+
+
+def think(record: Record, seat: Seat):
+    """The move of the bot in ``seat``, from what the seat's player may know: a state drawn
+    by the game's ``sample_hidden`` for the seat, never the state itself."""
+    rules = record.rules
+    rng = random.Random(f"bot:{record.match.seed}:{seat.index}:{record.ply}")
+    sample = rules.sample_hidden(record.state, seat.index, rng)
+    return rules.bot_move(sample, seat.index, seat.bot, rng)
