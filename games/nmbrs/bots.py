@@ -1,6 +1,6 @@
 """Bots: nmbrs! players of three strengths that see what a player sees.
 
-- ``easy``: a beginner: now and then a random legal step, otherwise the fallback policy;
+- ``easy``: a beginner: a random legal step 70% of the time, otherwise the fallback policy;
 - ``medium``: the fallback policy (``policy.choose``), which also takes offered discards
   it can use;
 - ``strong``: Monte Carlo over the decisions that matter: whether to take the discard (or an
@@ -44,7 +44,7 @@ class Budget:
 
 
 BUDGETS = {
-    "easy": Budget(noise=0.3),
+    "easy": Budget(noise=0.7),
     "medium": Budget(),
     "strong": Budget(plays=2, discards=3, playouts=8),
 }
