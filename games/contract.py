@@ -52,7 +52,7 @@ bot knows no more than a player in its seat.
 
 **Puzzles.** A game may also offer puzzles (``PuzzleRules``): a deal fixed by a seed, played
 alone with ``puzzle_options`` and measured against ``puzzle_par(seed)``, the best score a
-search finds knowing every secret of the deal.
+search finds knowing every secret of the deal (``puzzle_par_line`` also gives its moves).
 
 ``tests/contract/`` runs every registered game through random playouts that check all of this.
 """
@@ -289,4 +289,9 @@ class PuzzleRules(Protocol):
         """The best score found for the puzzle of ``seed`` by a search that knows its secrets;
         ``effort`` (0 < effort <= 1) is the share of the full search spent (less for tests
         and quick checks)."""
+        ...
+
+    def puzzle_par_line(self, seed: int, effort: float = 1.0) -> tuple[int, tuple[str, ...]]:
+        """``puzzle_par`` and the moves (their texts) of a game on the puzzle that scores it,
+        from the puzzle's start: replayed, they show how par is reached."""
         ...

@@ -85,6 +85,9 @@ class Puzzle(models.Model):
     seed = models.BigIntegerField(unique=True)
     start = models.CharField(max_length=16, help_text="What lies on the display at the start.")
     par = models.IntegerField(null=True, blank=True)
+    par_line = models.JSONField(
+        default=list, blank=True, help_text="The moves of a game on the puzzle that scores par."
+    )
     par_queued = models.DateTimeField(
         null=True, blank=True, help_text="When the current computation of par was asked for."
     )

@@ -399,7 +399,7 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         context["log"] = adapter.log(mv)
     if match.is_finished:
         if match.puzzle_id:
-            shown = _finished_puzzle(request.user, match.puzzle)
+            shown = puzzles.has_finished(request.user, match.puzzle)
             context["par"] = match.puzzle.par if shown else None
         if match.kind == Match.Kind.SOLO and seat_shown is not None:
             best = services.personal_best(seat_shown.player)
@@ -557,7 +557,10 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if not mv.match.is_finished:
         raise Http404("This match is not finished.")
     adapter = web.adapter_for(mv.match.game)
-    context = {"match": mv.match, **adapter.replay(mv, request.GET)}
+    extra = {}
+    if mv.match.puzzle_id:
+        extra["par_line"] = puzzles.par_line_for(request.user, mv.match.puzzle)
+    context = {"match": mv.match, **adapter.replay(mv, request.GET, **extra)}
     return render(request, adapter.replay_template, context)
 
 
@@ -569,16 +572,6 @@ def _start(puzzle: Puzzle) -> dict:
     return web.adapter_for(PUZZLE_GAME).puzzle_start(puzzle)
 
 
-def _finished_puzzle(user, puzzle: Puzzle) -> bool:
-    """Whether ``user`` may see the puzzle's par: after finishing it once."""
-    return (
-        user.is_authenticated
-        and Seat.objects.filter(
-            player=user, match__puzzle=puzzle, match__status=Match.Status.FINISHED
-        ).exists()
-    )
-
-
 @require_GET
 def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
@@ -587,7 +580,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     context = {
         "puzzle": puzzle,
         "start": _start(puzzle),
-        "show_par": _finished_puzzle(request.user, puzzle),
+        "show_par": puzzles.has_finished(request.user, puzzle),
     }
     return render(request, "games/puzzle.html", context)
 
@@ -612,7 +605,7 @@ def daily(request: HttpRequest) -> HttpResponse:
         "day": day,
         "start": _start(puzzle),
         "results": results,
-        "show_par": _finished_puzzle(request.user, puzzle),
+        "show_par": puzzles.has_finished(request.user, puzzle),
     }
     if request.user.is_authenticated:
         context["counted"] = next((r for r in results if r.player_id == request.user.pk), None)

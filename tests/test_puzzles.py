@@ -18,6 +18,7 @@ from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import par as search_par
 from games.nmbr9.puzzle import par_search
 from games.nmbr9.puzzle import puzzle as puzzle_deal
+from games.registry import puzzle_rules
 from games.services import MoveRefused, puzzles
 from games.tasks import publish_daily
 from tests.test_match_views import normalised
@@ -61,8 +62,19 @@ def test_recompute_par_searches_every_puzzle_again_with_a_progress_bar():
     assert "Searching par [##############################] 3/3" in out.getvalue()
     for p in Puzzle.objects.all():
         assert p.par == search_par(puzzle_deal(p.seed), **par_search(0.02)).score
+        assert len(p.par_line) == 19 and par_line_score(p) == p.par
     with pytest.raises(CommandError, match="effort"):
         call_command("recompute_par", "--effort", "0", stdout=StringIO())
+
+
+def par_line_score(puzzle: Puzzle) -> int:
+    """The score of the puzzle's par line replayed from its start by the rules."""
+    rules = puzzle_rules()
+    state = rules.setup(1, puzzle.seed, rules.options(rules.puzzle_options))
+    for text in puzzle.par_line:
+        state = rules.apply(state, 0, rules.parse_move(text))
+    assert rules.outcome(state) is not None
+    return rules.score(state, 0)
 
 
 def test_par_is_computed_once():
@@ -70,7 +82,32 @@ def test_par_is_computed_once():
     score = puzzles.compute_par(p.pk)
     p.refresh_from_db()
     assert p.par == score > 0
+    assert par_line_score(p) == p.par  # the stored moves reach par
     assert puzzles.compute_par(p.pk) is None
+
+
+def test_the_par_game_is_replayed_beside_the_players_once_they_have_finished(client, alice, bob):
+    (p,) = make_puzzles(8)
+    puzzles.compute_par(p.pk)
+    p.refresh_from_db()
+    match = puzzles.start_puzzle(alice, p)
+    finish(match, alice)
+    replay = reverse("replay", args=[match.pk])
+
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url())
+    assert "Replay your game next to the par game" in page.text
+    page = client.get(replay, {"round": 5})
+    assert page.status_code == 200 and "data-par-display" in page.text
+    assert "Par game with 5 tiles" in page.text
+    end = client.get(replay)
+    assert f"Par game · {p.par} points" in end.text and "Par game with 20 tiles" in end.text
+
+    client.force_login(bob)  # may watch alice's game, but has not played the puzzle
+    page = client.get(replay)
+    assert page.status_code == 200 and "data-par-display" not in page.text
+    assert puzzles.par_line_for(bob, p) is None
+    assert puzzles.par_line_for(alice, p) == p.par_line
 
 
 def test_a_practice_puzzle_starts_with_its_first_tile_placed(client, alice):

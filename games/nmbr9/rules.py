@@ -208,7 +208,11 @@ class Nmbr9Rules:
         return str(puzzle_deal(seed).start)
 
     def puzzle_par(self, seed: int, effort: float = 1.0) -> int:
-        return search_par(puzzle_deal(seed), **par_search(effort)).score
+        return self.puzzle_par_line(seed, effort)[0]
+
+    def puzzle_par_line(self, seed: int, effort: float = 1.0) -> tuple[int, tuple[str, ...]]:
+        found = search_par(puzzle_deal(seed), **par_search(effort))
+        return found.score, tuple(f"place {p}" for p in found.placements[1:])
 
 
 #: The NMBR 9 game for ``games.registry``.

@@ -66,25 +66,45 @@ def compute_par(puzzle_id: int, *, token: str | None = None) -> int | None:
             par_queued=timezone.now()
         ):
             return None
-    score = puzzle_rules().puzzle_par(puzzle.seed, settings.PUZZLE_PAR_EFFORT)
-    Puzzle.objects.filter(pk=puzzle_id, par=None).update(par=score)
+    score, line = puzzle_rules().puzzle_par_line(puzzle.seed, settings.PUZZLE_PAR_EFFORT)
+    Puzzle.objects.filter(pk=puzzle_id, par=None).update(par=score, par_line=list(line))
     return score
+
+
+def has_finished(user, puzzle: Puzzle) -> bool:
+    """Whether ``user`` has finished a game on the puzzle (then they may see its par)."""
+    return (
+        user.is_authenticated
+        and Seat.objects.filter(
+            player=user, match__puzzle=puzzle, match__status=Match.Status.FINISHED
+        ).exists()
+    )
+
+
+def par_line_for(user, puzzle: Puzzle) -> list[str] | None:
+    """The moves that reach the puzzle's par, for ``user`` once they have finished a game on
+    it and its order is no secret for them any more; None before (or while it is unknown)."""
+    if not puzzle.par_line or not has_finished(user, puzzle):
+        return None
+    if visibility.secret_reason(user, puzzle) is not None:
+        return None
+    return list(puzzle.par_line)
 
 
 def recompute_par(
     *, effort: float | None = None, progress: Callable[[int, int], None] | None = None
 ) -> int:
-    """Search the par of every puzzle again (after the search got stronger) and store it;
+    """Search the par of every puzzle again (after the search got stronger) and store it
+    with the moves that reach it;
     ``progress(done, total)`` after each. Returns how many pars changed."""
     effort = settings.PUZZLE_PAR_EFFORT if effort is None else effort
     rules = puzzle_rules()
     ids = list(Puzzle.objects.order_by("pk").values_list("pk", "seed", "par"))
     changed = 0
     for done, (pk, seed, old) in enumerate(ids, start=1):
-        score = rules.puzzle_par(seed, effort)
-        if score != old:
-            Puzzle.objects.filter(pk=pk).update(par=score)
-            changed += 1
+        score, line = rules.puzzle_par_line(seed, effort)
+        Puzzle.objects.filter(pk=pk).update(par=score, par_line=list(line))
+        changed += score != old
         if progress is not None:
             progress(done, len(ids))
     return changed

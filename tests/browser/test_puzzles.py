@@ -43,7 +43,19 @@ def test_the_daily_puzzle_from_home_to_leaderboard(open_browser, celery_worker, 
     expect(page.locator("[data-daily-score]")).to_have_text(str(score))
     expect(page.locator("[data-streak]")).to_have_text("1")
     reload_until(page, "[data-par]:text-matches('^[0-9]+$')")
-    assert int(page.locator("[data-par]").inner_text()) == puzzles.daily_puzzle().par
+    par = puzzles.daily_puzzle().par
+    assert int(page.locator("[data-par]").inner_text()) == par
+
+    # her game, then the par game beside it, round by round
+    site = page.url.split("/daily")[0]
+    page.goto(site + Match.objects.get().get_absolute_url())
+    page.get_by_role("link", name="Replay your game next to the par game").click()
+    shown = page.locator("[data-par-display]")
+    expect(shown).to_contain_text(f"Par game · {par} points")
+    expect(shown).to_contain_text("20 tiles")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("[data-replay-round]")).to_contain_text("After round 19")
+    expect(shown).to_contain_text("19 tiles")
 
 
 def test_a_challenge_is_picked_played_and_rated(open_browser, celery_worker, alice, bob):

@@ -215,3 +215,9 @@ def test_a_game_on_a_puzzle_is_played_alone_to_its_length(slug):
             fallback = rules.apply(fallback, 0, rules.auto_move(fallback, 0))
         # (true of any effort; the full search is measured by the benchmarks)
         assert rules.puzzle_par(seed, 0.05) >= rules.score(fallback, 0)
+        # and its moves, replayed from the start, reach it
+        score, line = rules.puzzle_par_line(seed, 0.05)
+        solved = _setup(rules, 1, seed, dict(rules.puzzle_options))
+        for text in line:
+            solved = rules.apply(solved, 0, rules.parse_move(text))
+        assert rules.outcome(solved) is not None and rules.score(solved, 0) == score

@@ -651,9 +651,12 @@ class Nmbr9Web:
 
     # ----------------------------------------------------------------- replays
 
-    def replay(self, mv: MatchView, query: QueryDict) -> dict[str, Any]:
+    def replay(
+        self, mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
+    ) -> dict[str, Any]:
         """Every display after a round (``?round=``), for stepping through a finished match,
-        with the turns each player took in that round, step by step."""
+        with the turns each player took in that round, step by step; on a puzzle, with
+        ``par_line`` (the moves that reach par), the par game with as many tiles beside."""
         rounds = max((d.progress for d in mv.view.displays), default=0)
         try:
             round = parse_int(query.get("round", str(rounds)), minimum=0)
@@ -673,6 +676,7 @@ class Nmbr9Web:
             "round": round,
             "rounds": rounds,
             "displays": displays,
+            "par": _par_display(mv, par_line, displays[0].placed) if par_line else None,
             "previous": round - 1 if round > 0 else None,
             "next": round + 1 if round < rounds else None,
         }
@@ -710,6 +714,19 @@ class Nmbr9Web:
             "svg": board_svg(board, title=f"Start of {puzzle}", css_class="board small"),
             "text": f"Starts with a {start.number} in the centre.",
         }
+
+
+def _par_display(mv: MatchView, line: list[str], placed: int) -> dict[str, Any]:
+    """The game that reaches the puzzle's par when it has ``placed`` tiles (the start tile
+    is the first)."""
+    rules = mv.rules
+    state = rules.setup(1, mv.match.seed, rules.options(mv.match.options))
+    for text in line[: max(0, placed - 1)]:
+        state = rules.apply(state, 0, rules.parse_move(text))
+    board = state.board(0)
+    score = board.score()
+    title = f"Par game with {placed} tiles"
+    return {"svg": board_svg(board, title=title), "score": score, "placed": placed}
 
 
 def _rounds_of(frames, round: int) -> dict[int, tuple[Any, list[str]]]:
