@@ -80,7 +80,7 @@ class MatchForm(forms.Form):
 class SettingsForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["email_on_move"]
+        fields = ["email_on_move", "language"]
 
 
 class ChallengeForm(forms.Form):

@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils import translation
 
 _FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -75,6 +76,37 @@ class RejectMalformedRequests:
         except (BadRequest, SuspiciousOperation, MultiPartParserError, UnicodeDecodeError):
             return "the form could not be read."
         return ""
+
+
+class UserLanguage:
+    """A signed-in player's saved language (Settings) wins over the browser's; without one,
+    ``LocaleMiddleware`` has chosen from the language cookie or ``Accept-Language``."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            language = _saved_language(request)
+            if language and language != request.LANGUAGE_CODE:
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
+        return self.get_response(request)
+
+
+def _saved_language(request: HttpRequest) -> str:
+    """The player's saved language, read once a session (kept there until they change it)."""
+    if SESSION_LANGUAGE not in request.session:
+        from games.models import Profile
+
+        saved = Profile.objects.filter(player=request.user).values_list("language", flat=True)
+        request.session[SESSION_LANGUAGE] = saved.first() or ""
+    return request.session[SESSION_LANGUAGE]
+
+
+#: Where a player's saved language is kept in their session.
+SESSION_LANGUAGE = "saved_language"
 
 
 class RecordLastSeen:

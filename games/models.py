@@ -10,22 +10,23 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.registry import DEFAULT_GAME
 
 
 class Match(models.Model):
     class Kind(models.TextChoices):
-        SOLO = "solo", "Solo"
-        MATCH = "match", "Match"
-        PUZZLE = "puzzle", "Puzzle"
-        CHALLENGE = "challenge", "Challenge"
+        SOLO = "solo", _("Solo")
+        MATCH = "match", _("Match")
+        PUZZLE = "puzzle", _("Puzzle")
+        CHALLENGE = "challenge", _("Challenge")
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for players"
-        ACTIVE = "active", "In progress"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        WAITING = "waiting", _("Waiting for players")
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SOLO)
     game = models.CharField(max_length=16, default=DEFAULT_GAME, help_text="The game's slug.")
@@ -64,7 +65,7 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk}"
+        return f"{self.get_kind_display()} #{self.pk}"  # the kind in the active language
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
@@ -166,10 +167,10 @@ class Seat(models.Model):
     )
 
     class State(models.TextChoices):
-        INVITED = "invited", "Invited"
-        PLAYING = "playing", "Playing"
-        RESIGNED = "resigned", "Resigned"
-        DROPPED = "dropped", "Dropped"
+        INVITED = "invited", _("Invited")
+        PLAYING = "playing", _("Playing")
+        RESIGNED = "resigned", _("Resigned")
+        DROPPED = "dropped", _("Dropped")
 
     index = models.PositiveSmallIntegerField()
     state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING)
@@ -282,6 +283,13 @@ class Profile(models.Model):
     bot = models.CharField(
         max_length=8, blank=True, help_text="The strength of a bot account; empty for a person."
     )
+    language = models.CharField(
+        _("Language"),
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("The language of the site and of your e-mails; empty: your browser's."),
+    )
 
     def __str__(self) -> str:
         return f"settings of {self.player}"
@@ -291,9 +299,9 @@ class Rating(models.Model):
     """A player's rating in one game and one pool (matches, puzzle challenges)."""
 
     class Pool(models.TextChoices):
-        MATCH = "match", "Matches"
-        PUZZLE = "puzzle", "Puzzle challenges"
-        BOTS = "bots", "Matches with bots"
+        MATCH = "match", _("Matches")
+        PUZZLE = "puzzle", _("Puzzle challenges")
+        BOTS = "bots", _("Matches with bots")
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
@@ -343,8 +351,8 @@ class RatingChange(models.Model):
 
 class Notification(models.Model):
     class Kind(models.TextChoices):
-        MOVE = "move", "Your move"
-        INFO = "info", "News"
+        MOVE = "move", _("Your move")
+        INFO = "info", _("News")
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

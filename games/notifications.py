@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import send_mail
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games.models import Match, Profile, Seat
 
@@ -82,26 +83,51 @@ def send_due(seat_id: int, *, now: datetime | None = None) -> bool:
     return True
 
 
+def _language_of(seat: Seat) -> str:
+    """The language the player reads their e-mails in: their saved one, else English."""
+    saved = Profile.objects.filter(player_id=seat.player_id).values_list("language", flat=True)
+    return saved.first() or settings.LANGUAGE_CODE
+
+
 def _send_your_move(seat: Seat) -> None:
-    send_mail(
-        f"Your move in {seat.match}",
-        f"Hello {seat.player.username},\n\nit is your move in {seat.match}:\n{_url(seat)}\n\n"
-        f"Deadline: {seat.deadline:%Y-%m-%d %H:%M} UTC.\n"
-        "You can switch these e-mails off in your settings.\n",
-        None,
-        [seat.player.email],
-    )
+    with translation.override(_language_of(seat)):
+        values = {
+            "player": seat.player.username,
+            "match": str(seat.match),
+            "url": _url(seat),
+            "deadline": f"{seat.deadline:%Y-%m-%d %H:%M}",
+        }
+        send_mail(
+            _("Your move in %(match)s") % values,
+            _(
+                "Hello %(player)s,\n\nit is your move in %(match)s:\n%(url)s\n\n"
+                "Deadline: %(deadline)s UTC.\n"
+                "You can switch these e-mails off in your settings.\n"
+            )
+            % values,
+            None,
+            [seat.player.email],
+        )
 
 
 def _send_reminder(seat: Seat) -> None:
-    send_mail(
-        f"Time is running out in {seat.match}",
-        f"Hello {seat.player.username},\n\nmost of your time for this move is used up.\n"
-        f"Play before {seat.deadline:%Y-%m-%d %H:%M} UTC, or a move is made for you:\n"
-        f"{_url(seat)}\n",
-        None,
-        [seat.player.email],
-    )
+    with translation.override(_language_of(seat)):
+        values = {
+            "player": seat.player.username,
+            "match": str(seat.match),
+            "url": _url(seat),
+            "deadline": f"{seat.deadline:%Y-%m-%d %H:%M}",
+        }
+        send_mail(
+            _("Time is running out in %(match)s") % values,
+            _(
+                "Hello %(player)s,\n\nmost of your time for this move is used up.\n"
+                "Play before %(deadline)s UTC, or a move is made for you:\n%(url)s\n"
+            )
+            % values,
+            None,
+            [seat.player.email],
+        )
 
 
 def send_password_reset(email: str) -> None:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
     path("settings/", views.settings_view, name="settings"),
+    path("language/", views.language, name="language"),
     path("notifications/", views.notifications, name="notifications"),
     path("@/<username:username>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),

@@ -5,6 +5,8 @@ import hashlib
 import json
 from datetime import timedelta
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
@@ -13,15 +15,17 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.i18n import set_language
 from django_htmx.http import replace_url
 
 from games import limits, queue, ratings, services, web
 from games import notifications as mails
 from games.forms import ChallengeForm, MatchForm, SettingsForm, SignupForm
 from games.inputs import parse_int
+from games.middleware import SESSION_LANGUAGE
 from games.models import (
     ChallengeOffer,
     DailyResult,
@@ -151,13 +155,33 @@ def password_reset(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_view(request: HttpRequest) -> HttpResponse:
-    profile, _ = Profile.objects.get_or_create(player=request.user)
+    profile, _made = Profile.objects.get_or_create(player=request.user)
     form = SettingsForm(_posted(request), instance=profile)
     if request.method == "POST" and form.is_valid():
         form.save()
-        return render(request, "games/settings.html", {"form": form, "saved": True})
+        request.session[SESSION_LANGUAGE] = profile.language
+        response = redirect("settings")
+        if profile.language:
+            translation.activate(profile.language)
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, profile.language)
+        messages.success(request, _("Your settings are saved."))
+        return response
     status = 400 if form.errors else 200
     return render(request, "games/settings.html", {"form": form}, status=status)
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """The footer's language switch (Django's ``set_language``); a signed-in player's choice
+    is also saved in their settings."""
+    response = set_language(request)
+    code = request.POST.get("language", "")
+    if request.user.is_authenticated and code in dict(settings.LANGUAGES):
+        profile, _made = Profile.objects.get_or_create(player=request.user)
+        profile.language = code
+        profile.save(update_fields=["language"])
+        request.session[SESSION_LANGUAGE] = code
+    return response
 
 
 @login_required
