@@ -81,3 +81,34 @@ def test_e_mails_go_out_in_the_recipients_language(alice, bob, language, subject
     assert send_due(seat.pk)
     (message,) = [m for m in mail.outbox if bob.email in m.to]
     assert message.subject.startswith(subject)
+
+
+def test_a_solo_game_and_its_refusals_read_in_german(client, alice):
+    from games import services
+
+    client.force_login(alice)
+    match = services.start_solo(alice, seed=3)
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    page = client.get(match.get_absolute_url(), **german)
+    for words in ("Runde <strong>1</strong> von 20", "Dein Plättchen:", "Passt auf Ebene 0"):
+        assert words in page.text
+    for words in ("Your tile", "Round <strong>", "Confirm"):
+        assert words not in page.text
+    record = services.load(match)
+    number = record.state.current_number(0)
+    services.play(match.pk, alice, f"place {number}@0,0r0", record.ply)
+    # the next tile right on top of a single tile: the rules' reason, in German
+    page = client.get(match.get_absolute_url(), {"x": 0, "y": 0, "rotation": 0}, **german)
+    assert "data-verdict" in page.text
+    assert any(
+        reason in page.text
+        for reason in ("Überhang", "braucht zwei Plättchen darunter", "nicht angrenzend", "Lücke")
+    )
+
+
+def test_durations_and_deadlines_read_in_german(client, alice, bob):
+    match = make_match(alice, bob, time_control="1d")
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de")
+    assert "1 Tag pro Zug" in page.text and "gewertet" in page.text
+    assert "UTC)" in page.text and "(bis " in page.text and 'data-up="Zeit abgelaufen"' in page.text

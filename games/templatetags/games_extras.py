@@ -1,6 +1,7 @@
 from datetime import timedelta
 
 from django import template
+from django.utils.translation import ngettext
 
 register = template.Library()
 
@@ -13,8 +14,8 @@ def duration(value: timedelta | None) -> str:
     hours = int(value.total_seconds() // 3600)
     if hours % 24 == 0:
         days = hours // 24
-        return f"{days} day{'s' if days != 1 else ''}"
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
 
 
 @register.filter

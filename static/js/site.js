@@ -53,22 +53,26 @@ document.addEventListener("click", (event) => {
 });
 
 // Deadlines count down in the browser; without JavaScript they show the time left at load.
-function formatLeft(ms) {
-  if (ms <= 0) return "time is up";
+// The words come from the page, in its language: data-up ("time is up") and data-units
+// ("d,h,m,s").
+function formatLeft(ms, up, units) {
+  if (ms <= 0) return up;
+  const [du, hu, mu, su] = units;
   const s = Math.floor(ms / 1000);
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  if (d > 0) return `${d}d ${h}h ${m}m`;
-  if (h > 0) return `${h}h ${m}m ${sec}s`;
-  return `${m}m ${sec}s`;
+  if (d > 0) return `${d}${du} ${h}${hu} ${m}${mu}`;
+  if (h > 0) return `${h}${hu} ${m}${mu} ${sec}${su}`;
+  return `${m}${mu} ${sec}${su}`;
 }
 
 function tick() {
   for (const el of document.querySelectorAll("time[data-countdown]")) {
     const left = new Date(el.getAttribute("datetime")) - Date.now();
-    el.textContent = formatLeft(left);
+    const units = (el.dataset.units || "d,h,m,s").split(",");
+    el.textContent = formatLeft(left, el.dataset.up || "time is up", units);
     el.classList.toggle("urgent", left < 3600 * 1000);
   }
 }

@@ -16,11 +16,13 @@ from urllib.parse import urlencode
 from django import forms
 from django.http import QueryDict
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy
 
 from games.contract import LEAVE, InvalidMove
 from games.inputs import StrictIntegerField, parse_int
 from games.models import Seat
 from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
+from games.nmbr9.board import WINDOW
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS
 from games.services import MatchView
@@ -380,6 +382,9 @@ class Nmbr9Web:
             "score": mine.score,
             "supply": sorted((view.tiles_left or view.supply).items()),
             "waiting_for": [seats[i] for i in view.waiting_for if i != me] if mv.is_player else [],
+            "waiting_names": ", ".join(
+                seats[i].player.username for i in view.waiting_for if i != me
+            ),
             "finished_playing": view.rounds is not None and mine.progress >= view.rounds,
             "focus": focus,
             "plusplus": view.options.plusplus,
@@ -429,7 +434,7 @@ class Nmbr9Web:
         url = mv.match.get_absolute_url()
         drafted, refused = mv.draft(compose.steps) if compose.steps else (mv.view, None)
         if refused is not None:
-            context["error"] = sentence(refused.reason)
+            context["error"] = sentence(reason_text(refused))
             compose, drafted = Compose(marker=compose.marker), mv.view
         decision = drafted.decision
         own = drafted.displays[decision.player]
@@ -573,7 +578,7 @@ class Nmbr9Web:
             context["gain"] = after.displays[decision.player].score - own.score
             context["add_url"] = link(compose.then(step))
         else:
-            context["reason"] = refused.reason
+            context["reason"] = reason_text(refused)
         x, y, r = ghost.x, ghost.y, ghost.rotation
         steps_to = {
             "left": (x - 1, y, r),
@@ -727,6 +732,37 @@ def _par_display(mv: MatchView, line: list[str], placed: int) -> dict[str, Any]:
     score = board.score()
     title = f"Par game with {placed} tiles"
     return {"svg": board_svg(board, title=title), "score": score, "placed": placed}
+
+
+#: The reasons the rules give for refusing a placement, by their code, for the page (the
+#: engine's own English text is for its command line).
+PLACEMENT_REASONS = {
+    "out of range": gettext_lazy(
+        "out of range: the display ends %(window)s squares from its centre"
+    ),
+    "overhang": gettext_lazy("overhang: part of the tile would hang over nothing"),
+    "gap": gettext_lazy("gap: the tile would bridge a hole"),
+    "uneven": gettext_lazy("uneven: the squares beneath are not all at the same height"),
+    "one support": gettext_lazy("needs two tiles beneath: it would rest on a single tile"),
+    "not adjacent": gettext_lazy(
+        "not adjacent: it must share an edge with a tile on the same level"
+    ),
+    "open gap": gettext_lazy("open gap: a bridged gap must be closed all round by tiles"),
+    "partly covered gap": gettext_lazy("gap not covered: a bridging tile must cover the whole gap"),
+    "too high": gettext_lazy("too high: this tile may only lie on levels 0-%(max_level)s"),
+    "covered": gettext_lazy("covered: only a tile with nothing on it can be moved"),
+    "not movable": gettext_lazy("not movable: start tiles and gap fillers never move"),
+    "not in display": gettext_lazy("not in the display: there is no such tile to move"),
+}
+
+
+def reason_text(refused) -> str:
+    """Why the rules refused a placement or a turn, in the page's language where the reason
+    is known by its code (else the engine's words)."""
+    text = PLACEMENT_REASONS.get(refused.code)
+    if text is None:
+        return refused.reason
+    return str(text) % {"window": WINDOW, **refused.params}
 
 
 def _rounds_of(frames, round: int) -> dict[int, tuple[Any, list[str]]]:
