@@ -102,7 +102,7 @@ class Puzzle(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return f"Puzzle #{self.pk}"
+        return _("Puzzle #%(number)s") % {"number": self.pk}
 
     def get_absolute_url(self) -> str:
         return reverse("puzzle", args=[self.pk])

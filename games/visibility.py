@@ -18,6 +18,7 @@ from datetime import date, timedelta
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.registry import puzzle_rules
@@ -47,9 +48,11 @@ def secret_reason(user, puzzle: Puzzle) -> str | None:
     signed_in = user is not None and user.is_authenticated
     if puzzle.daily_on is not None and puzzle.daily_on >= today():
         if puzzle.daily_on > today():
-            return "This puzzle is not published yet."
+            return _("This puzzle is not published yet.")
         if not signed_in or not DailyResult.objects.filter(puzzle=puzzle, player=user).exists():
-            return "This is today's daily puzzle: you can see its games once you have finished it."
+            return _(
+                "This is today's daily puzzle: you can see its games once you have finished it."
+            )
         return None
     challenges = Seat.objects.filter(
         match__puzzle=puzzle, match__kind=Match.Kind.CHALLENGE, match__status__in=_OPEN
@@ -63,9 +66,9 @@ def secret_reason(user, puzzle: Puzzle) -> str | None:
         )
         offers = offers.filter(challenger=user)
     if challenges.exists():
-        return "You are playing this puzzle in a challenge: you can see its games after yours."
+        return _("You are playing this puzzle in a challenge: you can see its games after yours.")
     if offers.exists():
-        return "This puzzle is offered to you for a challenge."
+        return _("This puzzle is offered to you for a challenge.")
     return None
 
 

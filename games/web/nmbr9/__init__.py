@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.http import QueryDict
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.contract import LEAVE, InvalidMove
@@ -717,7 +718,7 @@ class Nmbr9Web:
         board = Board.from_placements([start])
         return {
             "svg": board_svg(board, title=f"Start of {puzzle}", css_class="board small"),
-            "text": f"Starts with a {start.number} in the centre.",
+            "text": _("Starts with a %(number)s in the centre.") % {"number": start.number},
         }
 
 
