@@ -1,14 +1,18 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import Profile
 from games.registry import DEFAULT_GAME
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(help_text="Used only to reset your password.")
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail"), help_text=gettext_lazy("Used only to reset your password.")
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -40,6 +44,15 @@ def _games() -> list[tuple[str, str]]:
     return [(slug, rules.name) for slug, rules in GAMES.items() if slug in ADAPTERS]
 
 
+def _players(n: int) -> str:
+    return ngettext("%(n)d player", "%(n)d players", n) % {"n": n}
+
+
+def _player_counts(low: int, high: int) -> list[tuple[int, str]]:
+    """The choices of a player count, each said in the language of the page."""
+    return [(n, lazy(_players, str)(n)) for n in range(low, high + 1)]
+
+
 class MatchForm(forms.Form):
     """A new match's settings; its game's options are a form of their own (``games.web``)."""
 
@@ -47,27 +60,28 @@ class MatchForm(forms.Form):
         choices=_games, initial=DEFAULT_GAME, required=False, widget=forms.HiddenInput
     )
     players = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in range(2, 9)], coerce=int, initial=2
+        label=gettext_lazy("Players"), choices=_player_counts(2, 8), coerce=int, initial=2
     )
     time_control = forms.ChoiceField(
-        label="Time per move",
+        label=gettext_lazy("Time per move"),
         choices=[
-            ("1h", "1 hour"),
-            ("12h", "12 hours"),
-            ("1d", "1 day"),
-            ("3d", "3 days"),
-            ("7d", "7 days"),
+            ("1h", gettext_lazy("1 hour")),
+            ("12h", gettext_lazy("12 hours")),
+            ("1d", gettext_lazy("1 day")),
+            ("3d", gettext_lazy("3 days")),
+            ("7d", gettext_lazy("7 days")),
         ],
         initial="1d",
     )
-    rated = forms.BooleanField(required=False, initial=True, label="Rated")
+    rated = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Rated"))
     invite = forms.CharField(
+        label=gettext_lazy("Invite"),
         required=False,
         max_length=200,
-        help_text="Usernames separated by commas or spaces.",
+        help_text=gettext_lazy("Usernames separated by commas or spaces."),
     )
     open = forms.BooleanField(
-        required=False, initial=True, label="Open the free seats in the lobby"
+        required=False, initial=True, label=gettext_lazy("Open the free seats in the lobby")
     )
 
     def clean_game(self) -> str:
@@ -85,17 +99,20 @@ class SettingsForm(forms.ModelForm):
 
 class ChallengeForm(forms.Form):
     invite = forms.CharField(
+        label=gettext_lazy("Invite"),
         required=False,
         max_length=200,
-        help_text="Usernames separated by commas or spaces; leave empty for an open challenge.",
+        help_text=gettext_lazy(
+            "Usernames separated by commas or spaces; leave empty for an open challenge."
+        ),
     )
     players = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in range(2, 7)], coerce=int, initial=2
+        label=gettext_lazy("Players"), choices=_player_counts(2, 6), coerce=int, initial=2
     )
     time_control = MatchForm.base_fields["time_control"]
-    rated = forms.BooleanField(required=False, initial=True, label="Rated")
+    rated = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Rated"))
     open = forms.BooleanField(
-        required=False, initial=False, label="Open the free seats in the lobby"
+        required=False, initial=False, label=gettext_lazy("Open the free seats in the lobby")
     )
 
     def clean_invite(self) -> list[str]:

@@ -277,7 +277,9 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     email_on_move = models.BooleanField(
-        default=True, help_text="E-mail me when it is my move and when time is running out."
+        _("E-mail on move"),
+        default=True,
+        help_text=_("E-mail me when it is my move and when time is running out."),
     )
     last_seen = models.DateTimeField(null=True, blank=True)
     bot = models.CharField(

@@ -112,3 +112,12 @@ def test_durations_and_deadlines_read_in_german(client, alice, bob):
     page = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de")
     assert "1 Tag pro Zug" in page.text and "gewertet" in page.text
     assert "UTC)" in page.text and "(bis " in page.text and 'data-up="Zeit abgelaufen"' in page.text
+
+
+def test_the_forms_labels_and_choices_follow_the_page_language(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("new_match"), HTTP_ACCEPT_LANGUAGE="de")
+    for words in ("Zeit pro Zug", "3 Tage", "2 Spieler", "Gewertet", "Partie erstellen"):
+        assert words in page.text
+    english = client.get(reverse("new_match"), HTTP_ACCEPT_LANGUAGE="en")
+    assert "Time per move" in english.text and "2 players" in english.text
