@@ -64,6 +64,17 @@ def cache_prefix():
 
 
 @pytest.fixture(autouse=True)
+def english_outside_requests():
+    """Each test starts in the site's default language: a request in another language
+    leaves it active in the thread, as any later request would replace it."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def empty_cache(cache_prefix):
     """Every test starts with no rate limit counted."""
     from django.core.cache import cache

@@ -121,3 +121,11 @@ def test_the_forms_labels_and_choices_follow_the_page_language(client, alice):
         assert words in page.text
     english = client.get(reverse("new_match"), HTTP_ACCEPT_LANGUAGE="en")
     assert "Time per move" in english.text and "2 players" in english.text
+
+
+def test_a_refused_request_says_why_in_german(client, alice):
+    client.force_login(alice)
+    data = {"players": "2", "pace": "rounds", "time_control": "1d", "removed": "0"}
+    data |= {"invite": "nobody", "open": "on"}
+    page = client.post(reverse("new_match"), data, HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 400 and "Kein Spieler heißt nobody." in page.text

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import queue
 from games.contract import BotRules
@@ -50,7 +51,7 @@ def is_bot_name(name: str) -> bool:
 def account(strength: str) -> User:
     """The bot account of ``strength`` (made the first time it is asked for)."""
     if strength not in STRENGTHS:
-        raise MoveRefused(f"There is no {strength} bot.")
+        raise MoveRefused(_("There is no %(strength)s bot.") % {"strength": strength})
     user = User.objects.filter(username=name_of(strength)).first()
     if user is None:
         with transaction.atomic():
@@ -115,7 +116,7 @@ def due(now: datetime | None = None, limit: int = 1000) -> list[int]:
 def play_bots(match_id: int) -> int:
     """Make the moves the match's bots owe, one after the other; how many were made."""
     made = 0
-    for _ in range(MOVES_PER_TASK):
+    for _attempt in range(MOVES_PER_TASK):
         try:
             match = Match.objects.get(pk=match_id)
         except Match.DoesNotExist:

@@ -58,19 +58,25 @@ def check_match_settings(
     try:
         rules = find_game(game)
     except ValueError:
-        raise MoveRefused("Choose a game.") from None
+        raise MoveRefused(_("Choose a game.")) from None
     low, high = max(2, rules.players.start), rules.players.stop - 1
     if not low <= players <= high:
-        raise MoveRefused(f"A match of {rules.name} has {low} to {high} players.")
+        raise MoveRefused(
+            _("A match of %(game)s has %(low)s to %(high)s players.")
+            % {"game": rules.name, "low": low, "high": high}
+        )
     if time_control not in TIME_CONTROLS:
-        raise MoveRefused("Choose a time per move.")
+        raise MoveRefused(_("Choose a time per move."))
     stored = game_options(game, players, options or {})
     names = list(dict.fromkeys(name.strip() for name in invite if name.strip()))
     if len(names) > players - 1:
-        raise MoveRefused(f"A {players}-player match has room for {players - 1} invitations.")
+        raise MoveRefused(
+            _("A %(players)s-player match has room for %(room)s invitations.")
+            % {"players": players, "room": players - 1}
+        )
     bot_names = [n for n in names if bots.is_bot_name(n)]
     if bot_names and not bots.plays(game):
-        raise MoveRefused(f"Bots do not play {rules.name}.")
+        raise MoveRefused(_("Bots do not play %(game)s.") % {"game": rules.name})
     for name in bot_names:
         strength = name.lower().removeprefix(bots.PREFIX)
         if strength in bots.STRENGTHS:
@@ -78,11 +84,11 @@ def check_match_settings(
     found = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
     missing = [n for n in names if n.lower() not in found]
     if missing:
-        raise MoveRefused(f"No player is called {missing[0]}.")
+        raise MoveRefused(_("No player is called %(name)s.") % {"name": missing[0]})
     if any(u.pk == creator.pk for u in found.values()):
-        raise MoveRefused("You are already in the match; invite somebody else.")
+        raise MoveRefused(_("You are already in the match; invite somebody else."))
     if not open and len(names) < players - 1:
-        raise MoveRefused("Invite a player for every seat, or open the match in the lobby.")
+        raise MoveRefused(_("Invite a player for every seat, or open the match in the lobby."))
     return {name: found[name.lower()] for name in names}, stored
 
 
@@ -230,16 +236,16 @@ def join(match_id: int, player) -> Match:
         record = lock(match_id)
         match, seats = record.match, record.seats
         if match.status != Match.Status.WAITING:
-            raise MoveRefused("This match is not waiting for players.")
+            raise MoveRefused(_("This match is not waiting for players."))
         mine = next((s for s in seats if s.player_id == player.pk), None)
         if mine is not None:
             if mine.state != Seat.State.INVITED:
-                raise MoveRefused("You are already in this match.")
+                raise MoveRefused(_("You are already in this match."))
             mine.state = Seat.State.PLAYING
             mine.save(update_fields=["state"])
         else:
             if not match.open or len(seats) >= match.players:
-                raise MoveRefused("This match has no free seat.")
+                raise MoveRefused(_("This match has no free seat."))
             seat = Seat.objects.create(
                 match=match, player=player, index=len(seats), bot=bots.strength_of(player)
             )
@@ -267,7 +273,7 @@ def decline(match_id: int, player) -> None:
         record = lock(match_id)
         seat = record.seat_of(player)
         if record.match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
-            raise MoveRefused("There is no invitation of yours to decline here.")
+            raise MoveRefused(_("There is no invitation of yours to decline here."))
         cancel_match(record.match, record.seats, f"{player.username} declined the match.")
 
 
@@ -275,9 +281,9 @@ def cancel(match_id: int, player) -> None:
     with transaction.atomic():
         record = lock(match_id)
         if record.match.created_by_id != player.pk:
-            raise MoveRefused("Only the player who created the match can cancel it.")
+            raise MoveRefused(_("Only the player who created the match can cancel it."))
         if record.match.status != Match.Status.WAITING:
-            raise MoveRefused("The match has started; resign instead.")
+            raise MoveRefused(_("The match has started; resign instead."))
         cancel_match(record.match, record.seats, f"{player.username} cancelled the match.")
 
 

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import visibility
 from games.contract import LEAVE, IllegalMove
@@ -53,16 +54,16 @@ def play(match_id: int, user, text: str, expected_ply: int) -> MatchView:
             match = record.match
             seat = record.seat_of(user)
             if not 0 <= expected_ply <= record.ply:
-                raise MoveRefused("The page is out of date: look at the match again.")
+                raise MoveRefused(_("The page is out of date: look at the match again."))
             since = [m for m in record.moves[expected_ply:] if m.seat_id == seat.pk]
             if since:
                 return _answered_already(record, seat, since[0], text)
             if match.status == Match.Status.FINISHED:
-                raise MoveRefused("This game is over.")
+                raise MoveRefused(_("This game is over."))
             if match.status != Match.Status.ACTIVE:
-                raise MoveRefused("This match has not started.")
+                raise MoveRefused(_("This match has not started."))
             if seat.has_left:
-                raise MoveRefused("You have left this match.")
+                raise MoveRefused(_("You have left this match."))
             try:
                 move = record.rules.parse_move(text)
                 record.state = record.rules.apply(record.state, seat.index, move)
@@ -84,7 +85,7 @@ def play(match_id: int, user, text: str, expected_ply: int) -> MatchView:
         mine = [m for m in record.moves[expected_ply:] if m.seat_id == seat.pk]
         if mine:
             return _answered_already(record, seat, mine[0], text)
-        raise MoveRefused("Somebody moved at the same time: try again.") from None
+        raise MoveRefused(_("Somebody moved at the same time: try again.")) from None
 
 
 def _answered_already(record, seat: Seat, made, text: str) -> MatchView:
@@ -94,7 +95,7 @@ def _answered_already(record, seat: Seat, made, text: str) -> MatchView:
     except IllegalMove:
         same = False
     if not same:
-        raise MoveRefused("You have moved since this page was drawn: look at it again.")
+        raise MoveRefused(_("You have moved since this page was drawn: look at it again."))
     return view_of(record, seat)
 
 
@@ -103,11 +104,11 @@ def resign(match_id: int, user) -> None:
         record = lock(match_id)
         seat = record.seat_of(user)
         if record.match.status != Match.Status.ACTIVE or seat.has_left:
-            raise MoveRefused("You can only resign from a match you are playing.")
+            raise MoveRefused(_("You can only resign from a match you are playing."))
         try:
             record.state = record.rules.leave(record.state, seat.index)
         except IllegalMove:
-            raise MoveRefused("You have made all your moves: your score stands.") from None
+            raise MoveRefused(_("You have made all your moves: your score stands.")) from None
         changes = Changes()
         changes.move(record, seat, LEAVE)
         seat.state = Seat.State.RESIGNED
@@ -125,9 +126,9 @@ def extend(match_id: int, user) -> datetime:
         record = lock(match_id)
         seat = record.seat_of(user)
         if seat.deadline is None or record.match.status != Match.Status.ACTIVE:
-            raise MoveRefused("You have no running deadline to extend.")
+            raise MoveRefused(_("You have no running deadline to extend."))
         if seat.extensions_left == 0:
-            raise MoveRefused("You have used all your extensions in this match.")
+            raise MoveRefused(_("You have used all your extensions in this match."))
         seat.deadline += EXTENSION
         seat.extensions_left -= 1
         seat.remind_at = seat.deadline - record.match.time_per_move * (1 - deadlines.REMIND_AT)

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import queue, visibility
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
@@ -215,7 +216,7 @@ def offer_challenge(
 ) -> ChallengeOffer:
     """Two distinct random puzzles, to choose from, that neither the challenger nor anybody
     invited has played, and that never were daily puzzles (their games are public)."""
-    invited, _ = lobby.check_match_settings(
+    invited, _stored = lobby.check_match_settings(
         challenger,
         game=PUZZLE_GAME,
         players=players,
@@ -254,11 +255,11 @@ def pick_challenge(offer_id: int, challenger, puzzle_id: int) -> Match:
             .first()
         )
         if offer is None:
-            raise MoveRefused("This offer is not yours.")
+            raise MoveRefused(_("This offer is not yours."))
         if offer.match_id is not None:
-            raise MoveRefused("You already picked a puzzle from this offer.")
+            raise MoveRefused(_("You already picked a puzzle from this offer."))
         if puzzle_id not in (offer.first_id, offer.second_id):
-            raise MoveRefused("Pick one of the two puzzles offered.")
+            raise MoveRefused(_("Pick one of the two puzzles offered."))
         match = lobby.create_match(
             challenger,
             players=offer.players,
@@ -279,10 +280,10 @@ def rematch(match_id: int, player) -> ChallengeOffer:
         pk=match_id, kind=Match.Kind.CHALLENGE, status=Match.Status.FINISHED
     ).first()
     if match is None:
-        raise MoveRefused("Only a finished challenge can be replayed.")
+        raise MoveRefused(_("Only a finished challenge can be replayed."))
     seats = list(match.seats.select_related("player"))
     if all(s.player_id != player.pk for s in seats):
-        raise MoveRefused("You did not play in this challenge.")
+        raise MoveRefused(_("You did not play in this challenge."))
     time_control = next(
         (k for k, v in lobby.TIME_CONTROLS.items() if v == match.time_per_move), "1d"
     )
