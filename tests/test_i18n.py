@@ -129,3 +129,16 @@ def test_a_refused_request_says_why_in_german(client, alice):
     data |= {"invite": "nobody", "open": "on"}
     page = client.post(reverse("new_match"), data, HTTP_ACCEPT_LANGUAGE="de")
     assert page.status_code == 400 and "Kein Spieler heißt nobody." in page.text
+
+
+def test_notifications_are_written_in_each_readers_language(alice, bob):
+    from games.models import Notification
+
+    Profile.objects.update_or_create(player=bob, defaults={"language": "de"})
+    match = make_match(alice, bob)
+    told = Notification.objects.filter(match=match)
+    moves = dict(told.filter(kind="move").values_list("player__username", "text"))
+    assert moves["bob"] == f"Du bist am Zug in Partie #{match.pk}."
+    assert moves["alice"] == f"Your move in Match #{match.pk}."
+    invitation = told.get(player=bob, kind="info").text
+    assert invitation == "alice lädt dich zu einer Partie mit 2 Spielern ein."

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Seat
@@ -197,18 +198,20 @@ def _expire_seat(record: Record, changes: Changes, seat: Seat, now: datetime) ->
         seat.strikes += 1
         seat.total_strikes += 1
         if seat.strikes < 2:
-            text = "Your time ran out: a move was made for you (one strike)."
+            text = gettext_noop("Your time ran out: a move was made for you (one strike).")
         else:
             try:
                 record.state = rules.leave(record.state, seat.index)
             except IllegalMove:
-                text = (
+                text = gettext_noop(
                     "Your time ran out again: your last move was made for you; your score stands."
                 )
             else:
                 changes.move(record, seat, LEAVE)
                 seat.state = Seat.State.DROPPED
-                text = "You missed two moves in a row and were dropped from the match."
+                text = gettext_noop(
+                    "You missed two moves in a row and were dropped from the match."
+                )
         changes.notify(seat.player_id, record.match, text)
     settle(record, changes, now, moved=seat)
     return bool(made)
@@ -225,6 +228,11 @@ def remind(seat_id: int, *, now: datetime | None = None) -> bool:
         if claimed:
             seat = Seat.objects.select_related("match").get(pk=seat_id)
             changes = Changes()
-            changes.notify(seat.player_id, seat.match, f"Time is running out in {seat.match}.")
+            changes.notify(
+                seat.player_id,
+                seat.match,
+                gettext_noop("Time is running out in %(match)s."),
+                match=seat.match,
+            )
             changes.flush()
     return bool(claimed)

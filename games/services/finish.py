@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, F, Max, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games import queue, ratings
 from games.contract import Outcome
@@ -42,7 +43,13 @@ def finish(record: Record, changes: Changes, outcome: Outcome, now: datetime) ->
     changes.save_match(match, "status", "finished")
     for seat in record.seats:
         if not match.is_solo:
-            changes.notify(seat.player_id, match, f"{match} is over: you finished #{seat.rank}.")
+            changes.notify(
+                seat.player_id,
+                match,
+                gettext_noop("%(match)s is over: you finished #%(rank)s."),
+                match=match,
+                rank=seat.rank,
+            )
         changes.later(lambda player=seat.player_id: _tell("refresh_player_stats", player))
     if match.puzzle_id:
         changes.later(lambda: _count_puzzle(match, record.seats))

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.models import Match, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
@@ -187,7 +188,11 @@ def create_match(
                 continue
             Seat.objects.create(match=match, player=user, index=index, state=Seat.State.INVITED)
             changes.notify(
-                user.pk, match, f"{creator.username} invites you to a {players}-player match."
+                user.pk,
+                match,
+                gettext_noop("%(player)s invites you to a %(players)s-player match."),
+                player=creator.username,
+                players=players,
             )
         changes.flush()
         _start_if_full(match.pk)
@@ -274,7 +279,12 @@ def decline(match_id: int, player) -> None:
         seat = record.seat_of(player)
         if record.match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
             raise MoveRefused(_("There is no invitation of yours to decline here."))
-        cancel_match(record.match, record.seats, f"{player.username} declined the match.")
+        cancel_match(
+            record.match,
+            record.seats,
+            gettext_noop("%(player)s declined the match."),
+            player=player.username,
+        )
 
 
 def cancel(match_id: int, player) -> None:
@@ -284,14 +294,20 @@ def cancel(match_id: int, player) -> None:
             raise MoveRefused(_("Only the player who created the match can cancel it."))
         if record.match.status != Match.Status.WAITING:
             raise MoveRefused(_("The match has started; resign instead."))
-        cancel_match(record.match, record.seats, f"{player.username} cancelled the match.")
+        cancel_match(
+            record.match,
+            record.seats,
+            gettext_noop("%(player)s cancelled the match."),
+            player=player.username,
+        )
 
 
-def cancel_match(match: Match, seats: list[Seat], text: str) -> None:
+def cancel_match(match: Match, seats: list[Seat], text: str, /, **params: Any) -> None:
+    """Call the match off and tell its players why (``text``: see ``Changes.notify``)."""
     match.status = Match.Status.CANCELLED
     match.finished = timezone.now()
     match.save(update_fields=["status", "finished"])
     changes = Changes()
     for seat in seats:
-        changes.notify(seat.player_id, match, text)
+        changes.notify(seat.player_id, match, text, **params)
     changes.flush()

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import visibility
 from games.contract import LEAVE, IllegalMove
@@ -115,7 +116,12 @@ def resign(match_id: int, user) -> None:
         seat.deadline = None
         for other in record.seats:
             if other.pk != seat.pk:
-                changes.notify(other.player_id, record.match, f"{user.username} resigned.")
+                changes.notify(
+                    other.player_id,
+                    record.match,
+                    gettext_noop("%(player)s resigned."),
+                    player=user.username,
+                )
         deadlines.settle(record, changes, timezone.now(), moved=seat)
         changes.flush()
 

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import queue, visibility
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
@@ -312,7 +313,9 @@ def expire_challenges(*, now=None) -> int:
             if record.match.status != Match.Status.WAITING:
                 continue
             lobby.cancel_match(
-                record.match, record.seats, "The challenge expired: it was not answered in time."
+                record.match,
+                record.seats,
+                gettext_noop("The challenge expired: it was not answered in time."),
             )
             expired += 1
     return expired

@@ -17,11 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from games.contract import LEAVE, DraftRules, IllegalMove, Rules
-from games.models import Match, Move, Notification, Seat
+from games.models import Match, Move, Notification, Profile, Seat
 from games.registry import find_game
 
 #: The fields of a seat that a change may write.
@@ -186,7 +188,7 @@ class Changes:
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
-        self.notifications: list[Notification] = []
+        self.notifications: list[tuple[int, Match | None, str, dict[str, Any]]] = []
         self.your_move: list[tuple[int, Match]] = []
         self.seats: dict[int, tuple[Seat, set[str]]] = {}
         self.matches: dict[int, tuple[Match, set[str]]] = {}
@@ -205,8 +207,11 @@ class Changes:
         record.moves.append(move)
         self.moves.append(move)
 
-    def notify(self, player_id: int, match: Match | None, text: str) -> None:
-        self.notifications.append(Notification(player_id=player_id, match=match, text=text[:200]))
+    def notify(self, player_id: int, match: Match | None, text: str, /, **params: Any) -> None:
+        """A notification for the player: ``text`` is the English message (marked with
+        ``gettext_noop``), written in the player's own language with ``params`` (anything,
+        said as ``str()`` in that language) when the changes are written."""
+        self.notifications.append((player_id, match, text, params))
 
     def notify_your_move(self, player_id: int, match: Match) -> None:
         self.your_move.append((player_id, match))
@@ -255,7 +260,7 @@ class Changes:
         for match, fields in self.matches.values():
             match.save(update_fields=sorted(fields))
         Move.objects.bulk_create(self.moves)
-        Notification.objects.bulk_create(self.notifications)
+        Notification.objects.bulk_create(_in_their_languages(self.notifications))
         _your_move_notifications(self.your_move)
         groups: dict[tuple[str, ...], list[Seat]] = defaultdict(list)
         for seat, fields in self.seats.values():
@@ -265,6 +270,24 @@ class Changes:
         for write in self.after:
             write()
         self.__init__()
+
+
+def _in_their_languages(pending) -> list[Notification]:
+    """The notifications, each written in its reader's saved language (else the site's)."""
+    readers = {player_id for player_id, *_rest in pending}
+    saved = dict(
+        Profile.objects.filter(player_id__in=readers)
+        .exclude(language="")
+        .values_list("player_id", "language")
+    )
+    made = []
+    for player_id, match, text, params in pending:
+        with translation.override(saved.get(player_id, settings.LANGUAGE_CODE)):
+            words = gettext(text)
+            if params:
+                words %= {name: str(value) for name, value in params.items()}
+        made.append(Notification(player_id=player_id, match=match, text=words[:200]))
+    return made
 
 
 def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
@@ -300,17 +323,16 @@ def _your_move_notifications(pairs: list[tuple[int, Match]]) -> None:
         if (player_id, match.pk) in existing:
             unread.filter(player_id=player_id, match=match).update(created=now)
     fresh = {(player_id, match.pk): match for player_id, match in pairs}
-    Notification.objects.bulk_create(
-        Notification(
-            player_id=player_id,
-            match=match,
-            kind=Notification.Kind.MOVE,
-            text=f"Your move in {match}.",
-            created=now,
-        )
-        for (player_id, _), match in fresh.items()
+    new = [
+        (player_id, match, gettext_noop("Your move in %(match)s."), {"match": match})
+        for (player_id, _pk), match in fresh.items()
         if (player_id, match.pk) not in existing
-    )
+    ]
+    made = _in_their_languages(new)
+    for notification in made:
+        notification.kind = Notification.Kind.MOVE
+        notification.created = now
+    Notification.objects.bulk_create(made)
 
 
 @dataclass(frozen=True, slots=True)
