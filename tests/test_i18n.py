@@ -142,3 +142,16 @@ def test_notifications_are_written_in_each_readers_language(alice, bob):
     assert moves["alice"] == f"Your move in Match #{match.pk}."
     invitation = told.get(player=bob, kind="info").text
     assert invitation == "alice lädt dich zu einer Partie mit 2 Spielern ein."
+
+
+def test_the_match_log_and_the_replay_read_in_german(client, alice, bob):
+    from tests.test_match_services import play_to_end
+
+    match = make_match(alice, bob, seed=5)
+    play_to_end(match, [alice, bob])
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de")
+    assert "Verlauf der Partie" in page.text and "Runde 20" in page.text
+    assert "alice hat eine " in page.text and " auf Ebene 0 gelegt." in page.text
+    replay = client.get(reverse("replay", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    assert "Nach Runde 20 von 20" in replay.text and "Schritt für Schritt" in replay.text

@@ -621,14 +621,20 @@ class Nmbr9Web:
             name = seats[display.player].player.username
             numbers = [(p, level) for p, level in display.tiles if p.number is not None]
             for round, (placement, level) in enumerate(numbers, start=1):
-                text = f"{name} placed a {placement.number} on level {level}."
-                entries.append((round, display.player, LogEntry(f"Round {round}", text)))
+                text = _("%(player)s placed a %(number)s on level %(level)s.") % {
+                    "player": name,
+                    "number": placement.number,
+                    "level": level,
+                }
+                when = _("Round %(round)s") % {"round": round}
+                entries.append((round, display.player, LogEntry(when, text)))
         for seat in seats:
             if seat.has_left:
                 round = seat.progress + (seat.state == Seat.State.RESIGNED)
                 if horizon is not None:
                     round = min(round, horizon)
-                entries.append((round, 99, LogEntry(f"Round {round}", left_text(seat))))
+                when = _("Round %(round)s") % {"round": round}
+                entries.append((round, 99, LogEntry(when, left_text(seat))))
         entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
         return [entry for _, _, entry in entries]
 
