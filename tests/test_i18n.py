@@ -155,3 +155,14 @@ def test_the_match_log_and_the_replay_read_in_german(client, alice, bob):
     assert "alice hat eine " in page.text and " auf Ebene 0 gelegt." in page.text
     replay = client.get(reverse("replay", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="de")
     assert "Nach Runde 20 von 20" in replay.text and "Schritt für Schritt" in replay.text
+
+
+def test_the_nmbr9_options_read_in_german(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("new_solo"), HTTP_ACCEPT_LANGUAGE="de")
+    for words in ("Lückenfüller", "Sonderplättchen im Spiel", "2 aus 3", "Spiel starten"):
+        assert words in page.text
+    refused = client.post(
+        reverse("new_solo"), {"game": "nmbr9", "breaking": "chosen"}, HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert refused.status_code == 400 and "Wähle mindestens ein Sonderplättchen." in refused.text

@@ -48,54 +48,61 @@ class OptionsForm(forms.Form):
     """The NMBR 9 options of a new game: the pace, cards removed, and NMBR 9 ++."""
 
     pace = forms.ChoiceField(
+        label=gettext_lazy("Pace"),
         choices=[
-            ("rounds", "Rounds: everybody places each card, then the next is revealed"),
-            ("free", "Free: everybody goes through the cards at their own speed"),
+            (
+                "rounds",
+                gettext_lazy("Rounds: everybody places each card, then the next is revealed"),
+            ),
+            ("free", gettext_lazy("Free: everybody goes through the cards at their own speed")),
         ],
         initial="rounds",
         widget=forms.RadioSelect,
     )
     removed = forms.ChoiceField(
-        label="Cards removed before the game",
+        label=gettext_lazy("Cards removed before the game"),
         choices=[
-            ("0", "None"),
+            ("0", gettext_lazy("None")),
             ("1", "1"),
             ("2", "2"),
             ("3", "3"),
             ("4", "4"),
-            ("random", "A random number (0-4)"),
+            ("random", gettext_lazy("A random number (0-4)")),
         ],
         initial="0",
     )
     start_tiles = forms.BooleanField(
-        label="NMBR 9 ++: new start tiles (each player starts with a different one)",
+        label=gettext_lazy("NMBR 9 ++: new start tiles (each player starts with a different one)"),
         required=False,
     )
     fillers = forms.BooleanField(
-        label="NMBR 9 ++: gap fillers (one F1 and one F2 each)", required=False
+        label=gettext_lazy("NMBR 9 ++: gap fillers (one F1 and one F2 each)"), required=False
     )
     breaking = forms.ChoiceField(
-        label="NMBR 9 ++: breaking rules (special tiles)",
+        label=gettext_lazy("NMBR 9 ++: breaking rules (special tiles)"),
         choices=[
-            ("", "Not played"),
-            ("random2", "2 special tiles drawn at random"),
-            ("chosen", "The special tiles chosen below"),
+            ("", gettext_lazy("Not played")),
+            ("random2", gettext_lazy("2 special tiles drawn at random")),
+            ("chosen", gettext_lazy("The special tiles chosen below")),
         ],
         required=False,
         initial="",
     )
     specials = forms.MultipleChoiceField(
-        label="Special tiles in play",
+        label=gettext_lazy("Special tiles in play"),
         choices=list(SPECIAL_NAMES.items()),
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
     variant = forms.ChoiceField(
-        label="Variant (1-4 players)",
+        label=gettext_lazy("Variant (1-4 players)"),
         choices=[
-            ("base", "None: every card is built"),
-            ("two_of_three", "2 of 3: of every three cards one is rejected"),
-            ("level_to_level", "Level to level: cards under level markers (rounds pace)"),
+            ("base", gettext_lazy("None: every card is built")),
+            ("two_of_three", gettext_lazy("2 of 3: of every three cards one is rejected")),
+            (
+                "level_to_level",
+                gettext_lazy("Level to level: cards under level markers (rounds pace)"),
+            ),
         ],
         initial="base",
         widget=forms.RadioSelect,
@@ -112,7 +119,7 @@ class OptionsForm(forms.Form):
         chosen = data.pop("specials", [])
         if breaking == "chosen":
             if not chosen:
-                raise forms.ValidationError("Choose at least one special tile.")
+                raise forms.ValidationError(_("Choose at least one special tile."))
             data["specials"] = list(chosen)
         elif breaking == "random2":
             data["specials"] = "random2"
