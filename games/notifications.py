@@ -22,6 +22,7 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import send_mail
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.models import Match, Profile, Seat
 
@@ -75,59 +76,45 @@ def send_due(seat_id: int, *, now: datetime | None = None) -> bool:
             settle()
             return False
     if seat.mail_reminder:
-        _send_reminder(seat)
+        _send(seat, profile, REMINDER)
         settle()
     else:
-        _send_your_move(seat)
+        _send(seat, profile, YOUR_MOVE)
         settle(mailed_at=now)
     return True
 
 
-def _language_of(seat: Seat) -> str:
-    """The language the player reads their e-mails in: their saved one, else English."""
-    saved = Profile.objects.filter(player_id=seat.player_id).values_list("language", flat=True)
-    return saved.first() or settings.LANGUAGE_CODE
+#: The e-mails about a move (subject, body), in English; each goes out in its reader's language.
+YOUR_MOVE = (
+    gettext_noop("Your move in %(match)s"),
+    gettext_noop(
+        "Hello %(player)s,\n\nit is your move in %(match)s:\n%(url)s\n\n"
+        "Deadline: %(deadline)s UTC.\n"
+        "You can switch these e-mails off in your settings.\n"
+    ),
+)
+REMINDER = (
+    gettext_noop("Time is running out in %(match)s"),
+    gettext_noop(
+        "Hello %(player)s,\n\nmost of your time for this move is used up.\n"
+        "Play before %(deadline)s UTC, or a move is made for you:\n%(url)s\n"
+    ),
+)
 
 
-def _send_your_move(seat: Seat) -> None:
-    with translation.override(_language_of(seat)):
+def _send(seat: Seat, profile: Profile | None, mail: tuple[str, str]) -> None:
+    """Send ``mail`` about the seat's match to its player, in their saved language (else the
+    site's)."""
+    language = (profile.language if profile is not None else "") or settings.LANGUAGE_CODE
+    with translation.override(language):
         values = {
             "player": seat.player.username,
             "match": str(seat.match),
             "url": _url(seat),
             "deadline": f"{seat.deadline:%Y-%m-%d %H:%M}",
         }
-        send_mail(
-            _("Your move in %(match)s") % values,
-            _(
-                "Hello %(player)s,\n\nit is your move in %(match)s:\n%(url)s\n\n"
-                "Deadline: %(deadline)s UTC.\n"
-                "You can switch these e-mails off in your settings.\n"
-            )
-            % values,
-            None,
-            [seat.player.email],
-        )
-
-
-def _send_reminder(seat: Seat) -> None:
-    with translation.override(_language_of(seat)):
-        values = {
-            "player": seat.player.username,
-            "match": str(seat.match),
-            "url": _url(seat),
-            "deadline": f"{seat.deadline:%Y-%m-%d %H:%M}",
-        }
-        send_mail(
-            _("Time is running out in %(match)s") % values,
-            _(
-                "Hello %(player)s,\n\nmost of your time for this move is used up.\n"
-                "Play before %(deadline)s UTC, or a move is made for you:\n%(url)s\n"
-            )
-            % values,
-            None,
-            [seat.player.email],
-        )
+        subject, body = mail
+        send_mail(_(subject) % values, _(body) % values, None, [seat.player.email])
 
 
 def send_password_reset(email: str) -> None:
