@@ -196,3 +196,17 @@ def test_bot_names_are_the_sites_and_a_bot_has_a_profile_that_says_so(client, al
     page = client.get(reverse("profile", args=["bot-strong"]))
     assert page.status_code == 200 and "data-bot-profile" in page.text
     assert "?bot=strong" in page.text
+
+
+def test_a_bot_still_playing_its_tiles_is_not_sent_a_second_task(alice):
+    """Free pace: the bot owes its next tile right after each one; its mark is renewed at
+    every move, so a long game played by one task never looks overdue to the sweep."""
+    match = services.start_against_bot(alice, "easy", options={"pace": "free"})
+    long_ago = timezone.now() - bots.GRACE * 3
+    Seat.objects.filter(match=match, index=1).update(bot_due=long_ago)
+    record = services.load(match)
+    seat = record.seats[1]
+    services.play(match.pk, seat.player, str(bots.think(record, seat)), record.ply)
+    seat.refresh_from_db()
+    assert seat.progress == 1 and seat.bot_due > long_ago  # its first tile is placed
+    assert bots.due() == []

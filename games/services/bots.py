@@ -65,11 +65,6 @@ def account(strength: str) -> User:
     return user
 
 
-def accounts() -> list[User]:
-    """Every bot account, weakest first."""
-    return [account(strength) for strength in STRENGTHS]
-
-
 def strength_of(user) -> str:
     """The strength of a bot account, "" for a person."""
     if not is_bot_name(user.username):
@@ -83,9 +78,10 @@ def plays(game: str) -> bool:
     return isinstance(find_game(game), BotRules)
 
 
-def settle(record: Record, changes: Changes, now: datetime) -> None:
+def settle(record: Record, changes: Changes, now: datetime, moved: Seat | None = None) -> None:
     """Mark the bot seats that owe a decision now (and send ``play_bots`` for them); clear
-    the others."""
+    the others. A bot that has just moved and owes the next decision is still being played
+    by its task: its mark is renewed, so the sweep does not send a second task meanwhile."""
     match = record.match
     owing = record.rules.to_move(record.state) if match.status == Match.Status.ACTIVE else ()
     send = False
@@ -96,6 +92,8 @@ def settle(record: Record, changes: Changes, now: datetime) -> None:
             if seat.bot_due is None:
                 seat.bot_due = now
                 send = True
+            elif seat is moved:
+                seat.bot_due = now
         else:
             seat.bot_due = None
     if send:
@@ -115,6 +113,8 @@ def due(now: datetime | None = None, limit: int = 1000) -> list[int]:
 
 def play_bots(match_id: int) -> int:
     """Make the moves the match's bots owe, one after the other; how many were made."""
+    from games.services.play import play  # play settles through deadlines, which uses this
+
     made = 0
     for _attempt in range(MOVES_PER_TASK):
         try:
@@ -137,8 +137,6 @@ def play_bots(match_id: int) -> int:
             return made
         move = think(record, seat)
         try:
-            from games.services.play import play
-
             play(match_id, seat.player, str(move), record.ply)
         except MoveRefused:
             logger.info("match %s changed while bot %s thought; again", match_id, seat.bot)

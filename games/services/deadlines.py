@@ -47,7 +47,7 @@ def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | Non
         finish.finish(record, changes, outcome, now)
     elif record.match.time_per_move is not None:
         _deadlines(record, changes, now, moved)
-    bots.settle(record, changes, now)
+    bots.settle(record, changes, now, moved)
     changes.save(record.seats)
 
 
