@@ -218,6 +218,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score")
     )
     recent = finished.select_related("match").order_by("-match__finished")[:20]
+    strength = bots.strength_of(player)
     context = {
         "player": player,
         "stats": stats,
@@ -231,7 +232,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "match_figures": match_figures,
         "chart": rating_chart_svg([c.after for c in changes], start=ratings.START),
         "recent": recent,
-        "bot": bots.strength_of(player),
+        "bot": dict(_bot_choices()).get(strength, ""),
+        "bot_strength": strength,
     }
     return render(request, "games/profile.html", context)
 
@@ -321,7 +323,9 @@ def new_solo(request: HttpRequest) -> HttpResponse:
 
 
 def _bot_choices() -> list[tuple[str, str]]:
-    return [("easy", _("Easy bot")), ("medium", _("Medium bot")), ("strong", _("Strong bot"))]
+    """Each bot's strength and its name in the page's language, weakest first."""
+    names = {"easy": _("Easy bot"), "medium": _("Medium bot"), "strong": _("Strong bot")}
+    return [(strength, names[strength]) for strength in bots.STRENGTHS]
 
 
 @require_GET

@@ -744,7 +744,7 @@ def _par_display(mv: MatchView, line: list[str], placed: int) -> dict[str, Any]:
         state = rules.apply(state, 0, rules.parse_move(text))
     board = state.board(0)
     score = board.score()
-    title = f"Par game with {placed} tiles"
+    title = _("Par game with %(count)s tiles") % {"count": placed}
     return {"svg": board_svg(board, title=title), "score": score, "placed": placed}
 
 
