@@ -181,10 +181,12 @@ def create_match(
         )
         Seat.objects.create(match=match, player=creator, index=0)
         changes = Changes()
+        seated = 1
         for index, user in enumerate(invited.values(), start=1):
             strength = bots.strength_of(user)
             if strength:  # a bot takes its seat at once
                 Seat.objects.create(match=match, player=user, index=index, bot=strength)
+                seated += 1
                 continue
             Seat.objects.create(match=match, player=user, index=index, state=Seat.State.INVITED)
             changes.notify(
@@ -195,7 +197,8 @@ def create_match(
                 players=players,
             )
         changes.flush()
-        _start_if_full(match.pk)
+        if seated == players:  # only bots were invited
+            _start(lock(match.pk))
     return match
 
 
@@ -224,15 +227,8 @@ def start_against_bot(
         )
         Seat.objects.create(match=match, player=player, index=0)
         Seat.objects.create(match=match, player=bot, index=1, bot=strength)
-        _start_if_full(match.pk)
+        _start(lock(match.pk))
     return match
-
-
-def _start_if_full(match_id: int) -> None:
-    record = lock(match_id)
-    seats = record.seats
-    if len(seats) == record.match.players and all(s.state == Seat.State.PLAYING for s in seats):
-        _start(record)
 
 
 def join(match_id: int, player) -> Match:
