@@ -2,6 +2,7 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from games.models import Notification
+from games.services import your_moves
 
 
 def unread(request: HttpRequest) -> dict:
@@ -14,3 +15,22 @@ def unread(request: HttpRequest) -> dict:
             lambda: Notification.objects.filter(player=user, read=False).count()
         )
     }
+
+
+def owed_matches(request: HttpRequest) -> list[int]:
+    """The matches waiting for the viewer's move, most urgent first: one query per request,
+    whoever asks (the tab title, the game page's "next game")."""
+    if not hasattr(request, "_owed_matches"):
+        owed = your_moves(request.user) if request.user.is_authenticated else None
+        request._owed_matches = (
+            [] if owed is None else list(owed.values_list("match_id", flat=True))
+        )
+    return request._owed_matches
+
+
+def moves(request: HttpRequest) -> dict:
+    """The matches waiting for the player's move (the tab title counts them), read only by
+    pages that show them."""
+    if not request.user.is_authenticated:
+        return {}
+    return {"owed": SimpleLazyObject(lambda: owed_matches(request))}

@@ -10,6 +10,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 _INTEGER = re.compile(r"-?[0-9]{1,18}", re.ASCII)
 #: Database ids: positive, and small enough for a 64-bit column.
@@ -27,12 +28,12 @@ def parse_int(text: object, *, minimum: int | None = None, maximum: int | None =
     ValueError: not a whole number
     """
     if not isinstance(text, str) or not _INTEGER.fullmatch(text.strip()):
-        raise ValueError("not a whole number")
+        raise ValueError(gettext("not a whole number"))
     value = int(text.strip())
     if minimum is not None and value < minimum:
-        raise ValueError(f"must be at least {minimum}")
+        raise ValueError(gettext("must be at least %(minimum)s") % {"minimum": minimum})
     if maximum is not None and value > maximum:
-        raise ValueError(f"must be at most {maximum}")
+        raise ValueError(gettext("must be at most %(maximum)s") % {"maximum": maximum})
     return value
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import ratings
 from games.registry import DEFAULT_GAME
 
 
@@ -50,6 +51,11 @@ class Match(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
     rated_at = models.DateTimeField(null=True, blank=True)
+    puzzle_rated_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When this attempt was weighed for puzzle ratings (even as a repeat).",
+    )
 
     class Meta:
         ordering = ["-created"]
@@ -96,6 +102,10 @@ class Puzzle(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     total = models.BigIntegerField(default=0)
     best = models.IntegerField(null=True, blank=True)
+    rating = models.FloatField(default=1500.0)
+    rated_games = models.PositiveIntegerField(
+        default=0, help_text="First attempts that moved the rating."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -110,6 +120,10 @@ class Puzzle(models.Model):
     @property
     def average(self) -> float | None:
         return self.total / self.attempts if self.attempts else None
+
+    @property
+    def provisional(self) -> bool:
+        return ratings.is_provisional(self.rated_games)
 
 
 class DailyResult(models.Model):
@@ -303,6 +317,7 @@ class Rating(models.Model):
     class Pool(models.TextChoices):
         MATCH = "match", _("Matches")
         PUZZLE = "puzzle", _("Puzzle challenges")
+        SOLVING = "solving", _("Puzzles")
         BOTS = "bots", _("Matches with bots")
 
     player = models.ForeignKey(

@@ -117,9 +117,28 @@ def _send(seat: Seat, profile: Profile | None, mail: tuple[str, str]) -> None:
         send_mail(_(subject) % values, _(body) % values, None, [seat.player.email])
 
 
-def send_password_reset(email: str) -> None:
-    """Send the password-reset link to the accounts with this address (none: nothing)."""
-    form = PasswordResetForm({"email": email})
+class _ResetForm(PasswordResetForm):
+    """Django's reset form, writing each e-mail in its reader's saved language (else in
+    ``language``, the one the reset was asked for in)."""
+
+    language = ""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        saved = (
+            Profile.objects.filter(player=context["user"])
+            .exclude(language="")
+            .values_list("language", flat=True)
+            .first()
+        )
+        with translation.override(saved or self.language or settings.LANGUAGE_CODE):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
+def send_password_reset(email: str, language: str = "") -> None:
+    """Send the password-reset link to the accounts with this address (none: nothing), in
+    each account's language (else ``language``)."""
+    form = _ResetForm({"email": email})
+    form.language = language if language in dict(settings.LANGUAGES) else ""
     if form.is_valid():
         site = urlsplit(settings.SITE_URL)
         form.save(

@@ -6,6 +6,14 @@ opponents of (actual - expected), with expected = 1/(1+10^((Rb-Ra)/400)).
 
 >>> [round(r, 2) for r in new_ratings([1900, 2000, 2000], [1, 2, 2], [24, 24, 24], scale=False)]
 [1930.72, 1984.64, 1984.64]
+
+A puzzle is played like a game between the player and the puzzle, with a result in [0, 1]
+from the score against the puzzle's par (0 at 60% of par or less, 1 at par or more):
+
+>>> puzzle_result(90, 100), puzzle_result(50, 100), puzzle_result(130, 100)
+(0.75, 0.0, 1.0)
+>>> round(versus(1500, 1500, 0.75, 40), 2)
+1510.0
 """
 
 from collections.abc import Sequence
@@ -59,3 +67,15 @@ def new_ratings(
         factor = ks[i] / (n - 1) if scale else ks[i]
         result.append(ratings[i] + factor * total)
     return result
+
+
+def versus(rating: float, opponent: float, result: float, k: float) -> float:
+    """``rating`` after one game against ``opponent`` that ended ``result`` (0..1) for it."""
+    return rating + k * (result - expected(rating, opponent))
+
+
+def puzzle_result(score: int, par: int) -> float:
+    """A puzzle attempt's result against the puzzle: (score - 0.6 par) / (0.4 par) in [0, 1]."""
+    if par <= 0:
+        return 1.0 if score >= par else 0.0
+    return min(1.0, max(0.0, (score - 0.6 * par) / (0.4 * par)))

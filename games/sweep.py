@@ -51,6 +51,20 @@ def unrated_matches(limit: int = 1000) -> list[int]:
     )
 
 
+def unweighed_attempts(limit: int = 1000) -> list[int]:
+    """Finished puzzle attempts not yet weighed for the puzzle ratings, whose par is known."""
+    return list(
+        Match.objects.filter(
+            kind=Match.Kind.PUZZLE,
+            status=Match.Status.FINISHED,
+            puzzle_rated_at=None,
+            puzzle__par__isnull=False,
+        )
+        .order_by("finished", "id")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
 def stale_stats(limit: int = 1000) -> list[int]:
     """Players with a solo game finished after their profile figures were computed."""
     return list(

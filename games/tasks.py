@@ -35,6 +35,9 @@ def sweep() -> dict[str, int]:
     unrated = due.unrated_matches()
     for match_id in unrated:
         queue.send_now(rate_match.name, match_id)
+    attempts = due.unweighed_attempts()
+    for match_id in attempts:
+        queue.send_now(rate_puzzle_attempt.name, match_id)
     pars = due.claim_par()
     for puzzle_id, token in pars:
         queue.send_now(compute_par.name, puzzle_id, token)
@@ -49,6 +52,7 @@ def sweep() -> dict[str, int]:
         "reminders": len(reminders),
         "mails": len(mails),
         "ratings": len(unrated),
+        "puzzle_ratings": len(attempts),
         "par": len(pars),
         "stats": len(stale),
         "bots": len(waiting_for_bots),
@@ -73,8 +77,8 @@ def send_mails(seat_ids: list[int]) -> None:
 
 
 @shared_task(ignore_result=True)
-def send_password_reset(email: str) -> None:
-    notifications.send_password_reset(email)
+def send_password_reset(email: str, language: str = "") -> None:
+    notifications.send_password_reset(email, language)
 
 
 @shared_task(ignore_result=True)
@@ -90,6 +94,11 @@ def play_bots(match_id: int) -> None:
 @shared_task(ignore_result=True)
 def rate_match(match_id: int) -> None:
     services.rate_match(match_id)
+
+
+@shared_task(ignore_result=True)
+def rate_puzzle_attempt(match_id: int) -> None:
+    services.rate_puzzle_attempt(match_id)
 
 
 @shared_task(ignore_result=True, time_limit=300, soft_time_limit=280)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("notifications/", views.notifications, name="notifications"),
     path("@/<username:username>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("next/", views.next_game, name="next_game"),
     path("lobby/", views.lobby, name="lobby"),
     path("solo/new/", views.new_solo, name="new_solo"),
     path("match/new/", views.new_match, name="new_match"),

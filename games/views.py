@@ -1,9 +1,9 @@
 """Typed function views: parse the request, call a service, render. Nothing here knows a
 game's rules: each game's web adapter (``games.web``) draws its view and reads its forms."""
 
+import contextlib
 import hashlib
 import json
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,7 +15,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone, translation
+from django.utils import translation
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
@@ -23,6 +24,7 @@ from django_htmx.http import replace_url
 
 from games import limits, queue, ratings, services, web
 from games import notifications as mails
+from games.context_processors import owed_matches
 from games.forms import ChallengeForm, MatchForm, SettingsForm, SignupForm
 from games.inputs import parse_int
 from games.middleware import SESSION_LANGUAGE
@@ -39,12 +41,11 @@ from games.models import (
     Seat,
 )
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import MatchView, MoveRefused, bots, puzzles
+from games.services import MatchView, MoveRefused, boards, bots, puzzles
 from games.visibility import Hidden
 from games.web.charts import rating_chart_svg
 
 PLAY = "games/game.html#play"
-LEADERBOARD_DAYS = 90
 POLL_SECONDS = 5
 
 
@@ -60,7 +61,11 @@ def home(request: HttpRequest) -> HttpResponse:
             match__kind__in=[Match.Kind.MATCH, Match.Kind.CHALLENGE]
         ).prefetch_related("match__seats__player")
         active = matches.filter(match__status=Match.Status.ACTIVE, state=Seat.State.PLAYING)
-        context["your_move"] = active.filter(deadline__isnull=False).order_by("deadline")
+        context["your_move"] = (
+            services.your_moves(request.user)
+            .select_related("match")
+            .prefetch_related("match__seats__player")
+        )
         context["waiting"] = active.filter(deadline__isnull=True).order_by("-match__started")
         context["pending"] = matches.filter(match__status=Match.Status.WAITING)
         context["active"] = seats.filter(
@@ -70,7 +75,24 @@ def home(request: HttpRequest) -> HttpResponse:
             "-match__finished"
         )[:10]
         context["seeks"] = _open_seeks(request.user)[:20]
+        if request.htmx and request.GET.get("part") == "matches":
+            return render(request, "games/home.html#matches", context)
     return render(request, "games/home.html", context)
+
+
+@login_required
+@require_GET
+def next_game(request: HttpRequest) -> HttpResponse:
+    """The most urgent other match where it is the player's move (``?from=`` the match they
+    are looking at), else home with a word that none is waiting."""
+    seats = services.your_moves(request.user)
+    with contextlib.suppress(ValueError):  # else from nowhere in particular
+        seats = seats.exclude(match_id=parse_int(request.GET.get("from", ""), minimum=1))
+    seat = seats.select_related("match").first()
+    if seat is None:
+        messages.info(request, _("No other game is waiting for your move."))
+        return redirect("home")
+    return redirect(seat.match)
 
 
 def _posted(request: HttpRequest):
@@ -118,7 +140,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         wait = limits.over_limit(request, "signup", "ip", limits.SIGNUPS)
         if wait:
-            error = f"Too many sign-ups from your address. Try again in {wait} minutes."
+            error = _("Too many sign-ups from your address. Try again in %(wait)s minutes.") % {
+                "wait": wait
+            }
             context = {"form": SignupForm(), "error": error}
             return render(request, "registration/signup.html", context, status=429)
         if form.is_valid():
@@ -142,11 +166,14 @@ def password_reset(request: HttpRequest) -> HttpResponse:
             request, "reset-address", lambda group, request: email, limits.RESETS_PER_ADDRESS
         )
         if wait:
-            error = f"Too many reset e-mails asked for. Try again in {wait} minutes."
+            error = _("Too many reset e-mails asked for. Try again in %(wait)s minutes.") % {
+                "wait": wait
+            }
             context = {"form": form, "error": error}
             return render(request, "registration/password_reset_form.html", context, status=429)
-        if not queue.send_now("games.tasks.send_password_reset", email):
-            mails.send_password_reset(email)  # the broker is away: send it now
+        language = translation.get_language()
+        if not queue.send_now("games.tasks.send_password_reset", email, language):
+            mails.send_password_reset(email, language)  # the broker is away: send it now
         return redirect("password_reset_done")
     status = 400 if form.errors else 200
     return render(request, "registration/password_reset_form.html", {"form": form}, status=status)
@@ -202,10 +229,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     held = {(r.game, r.pool): r for r in Rating.objects.filter(player=player)}
     rating = held.get((DEFAULT_GAME, Rating.Pool.MATCH))
     puzzle_rating = held.get((PUZZLE_GAME, Rating.Pool.PUZZLE))
+    solving = held.get((PUZZLE_GAME, Rating.Pool.SOLVING))
     others = [
         (find_game(game).name, r, ratings.is_provisional(r.games))
         for (game, pool), r in sorted(held.items())
-        if r not in (rating, puzzle_rating)
+        if r not in (rating, puzzle_rating, solving)
     ]
     changes = list(
         RatingChange.objects.filter(
@@ -227,10 +255,15 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "puzzle_rating": puzzle_rating,
         "puzzle_provisional": puzzle_rating is not None
         and ratings.is_provisional(puzzle_rating.games),
+        "solving": solving,
+        "solving_provisional": solving is None or ratings.is_provisional(solving.games),
+        "best_solo": services.best_solo_game(player),
         "other_ratings": others,
         "streak": puzzles.streak(player),
         "match_figures": match_figures,
-        "chart": rating_chart_svg([c.after for c in changes], start=ratings.START),
+        "chart": rating_chart_svg(
+            [c.after for c in changes], start=ratings.START, dates=[c.created for c in changes]
+        ),
         "recent": recent,
         "bot": dict(_bot_choices()).get(strength, ""),
         "bot_strength": strength,
@@ -240,35 +273,24 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """The best established players of a game's pool (``?game=``, ``?pool=``)."""
-    game = request.GET.get("game", DEFAULT_GAME)
-    pool = request.GET.get("pool", Rating.Pool.MATCH)
-    try:
-        name = find_game(game).name
-    except ValueError:
-        raise Http404("No such game.") from None
-    if pool not in Rating.Pool.values:
-        raise Http404("No such leaderboard.")
-    since = timezone.now() - timedelta(days=LEADERBOARD_DAYS)
-    leaders = (
-        Rating.objects.filter(
-            game=game,
-            pool=pool,
-            games__gte=ratings.PROVISIONAL_GAMES,
-            updated__gte=since,
-        )
-        .select_related("player")
-        .order_by("-value")[:100]
+    """One leaderboard: a rating list (``?game=``, ``?pool=``), the daily streaks
+    (``?board=streaks``) or a game's best solo scores (``?board=solo&game=``)."""
+    board = boards.find(
+        request.GET.get("board", ""),
+        request.GET.get("game", DEFAULT_GAME),
+        request.GET.get("pool", Rating.Pool.MATCH),
     )
-    boards = [
-        (slug, p, f"{rules.name}: {label}", slug == game and p == pool)
-        for slug, rules in GAMES.items()
-        for p, label in Rating.Pool.choices
-        if p == Rating.Pool.MATCH
-        or (p == Rating.Pool.PUZZLE and slug == PUZZLE_GAME)
-        or (p == Rating.Pool.BOTS and bots.plays(slug))
-    ]
-    context = {"leaders": leaders, "name": name, "pool": pool, "boards": boards}
+    if board is None:
+        raise Http404("No such leaderboard.")
+    shown = boards.rows(board)
+    context = {
+        "board": board,
+        "rows": shown,
+        "boards": boards.boards(),
+        "absent": boards.why_absent(board, request.user, shown),
+        "active_days": boards.ACTIVE_DAYS,
+        "needed": ratings.PROVISIONAL_GAMES,
+    }
     return render(request, "games/leaderboard.html", context)
 
 
@@ -425,6 +447,10 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
     )
     if not match.is_solo:
         context["log"] = adapter.log(mv)
+    if mv.is_player and not match.is_solo:
+        context["other_moves"] = SimpleLazyObject(
+            lambda: any(owed != match.pk for owed in owed_matches(request))
+        )
     if match.is_finished:
         if match.puzzle_id:
             shown = puzzles.has_finished(request.user, match.puzzle)
@@ -514,7 +540,8 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     except (Seat.DoesNotExist, Match.DoesNotExist):
         raise Http404("No game of yours has this number.") from None
     except MoveRefused as exc:
-        return _game_page(request, match_id, status=400, error=str(exc))
+        error = web.adapter_for(match.game).refusal(exc)
+        return _game_page(request, match_id, status=400, error=error)
     if not request.htmx:
         return redirect(mv.match)
     return _render_game(request, mv)
@@ -589,7 +616,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if mv.match.puzzle_id:
         extra["par_line"] = puzzles.par_line_for(request.user, mv.match.puzzle)
     context = {"match": mv.match, **adapter.replay(mv, request.GET, **extra)}
-    return render(request, adapter.replay_template, context)
+    # A step asked for by the page's own controls: only the part that changes.
+    partial = "#step" if request.htmx and not request.htmx.boosted else ""
+    return render(request, adapter.replay_template + partial, context)
 
 
 # ------------------------------------------------------------------ puzzles
@@ -691,7 +720,7 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
             puzzle_id = parse_int(request.POST.get("puzzle", ""), minimum=1)
             return redirect(puzzles.pick_challenge(offer.pk, request.user, puzzle_id))
         except ValueError as exc:
-            error = str(exc) if isinstance(exc, MoveRefused) else "Pick one of the two puzzles."
+            error = str(exc) if isinstance(exc, MoveRefused) else _("Pick one of the two puzzles.")
     if offer.match_id is not None and not error:
         return redirect(offer.match)
     choices = [(p, _start(p)) for p in offer.puzzles]

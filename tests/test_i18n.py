@@ -1,5 +1,8 @@
 """German and English: the catalogue, choosing the language, the switch, e-mails."""
 
+import re
+from datetime import UTC
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,24 @@ def test_every_message_of_the_german_catalogue_is_translated_and_none_is_fuzzy()
     ]
     fuzzy = [m.id for m in messages if m.fuzzy]
     assert untranslated == [] and fuzzy == []
+
+
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|<[^>]+>")
+
+
+def test_every_german_message_keeps_the_placeholders_and_markup_of_its_english():
+    """A translation taken from a similar message (a guess) shows in its placeholders."""
+    wrong = []
+    for m in read_po(CATALOGUE.open("rb"), locale="de"):
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        wanted = set(PLACEHOLDER.findall(ids[-1]))
+        for string in strings:
+            found = set(PLACEHOLDER.findall(string))
+            # A singular may leave the count out ("one game"); nothing else may differ.
+            if found != wanted and not (len(strings) > 1 and found < wanted):
+                wrong.append((ids[0], string))
+    assert wrong == []
 
 
 def test_the_compiled_catalogue_is_the_one_in_use():
@@ -155,6 +176,8 @@ def test_the_match_log_and_the_replay_read_in_german(client, alice, bob):
     assert "alice hat eine " in page.text and " auf Ebene 0 gelegt." in page.text
     replay = client.get(reverse("replay", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="de")
     assert "Nach Runde 20 von 20" in replay.text and "Schritt für Schritt" in replay.text
+    assert "Punkte nach Runden" in replay.text and " nach Runde 20</title>" in replay.text
+    assert "Automatisch abspielen" in replay.text
 
 
 def test_the_nmbr9_options_read_in_german(client, alice):
@@ -166,3 +189,169 @@ def test_the_nmbr9_options_read_in_german(client, alice):
         reverse("new_solo"), {"game": "nmbr9", "breaking": "chosen"}, HTTP_ACCEPT_LANGUAGE="de"
     )
     assert refused.status_code == 400 and "Wähle mindestens ein Sonderplättchen." in refused.text
+
+
+# ---------------------------------------------------------------- templates say nothing raw
+
+#: Words that are the same in every language: names and notation.
+SAME_IN_EVERY_LANGUAGE = {"nmbr9site", "NMBR", "nmbrs", "Elo", "UTC", "English", "Deutsch"}
+#: Attributes whose values a reader sees or hears.
+READ_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "label"}
+
+
+def _without_translations(source: str) -> str:
+    """A template with its comments, translated texts and template tags taken out (a
+    placeholder, NUL, stands for what prints something)."""
+    source = re.sub(r"{#.*?#}", " ", source, flags=re.S)
+    source = re.sub(r"{%\s*comment\s*%}.*?{%\s*endcomment\s*%}", " ", source, flags=re.S)
+    blocks = r"{%\s*blocktranslate.*?{%\s*endblocktranslate\s*%}"
+    source = re.sub(blocks, "\x00", source, flags=re.S)
+    source = re.sub(r"{%\s*translate\s.*?%}", "\x00", source, flags=re.S)
+    source = re.sub(r"{%.*?%}", " ", source, flags=re.S)
+    return re.sub(r"{{.*?}}", "\x00", source, flags=re.S)
+
+
+class _ReadText(HTMLParser):
+    """The texts of a page a reader sees: text outside scripts and styles, and the values
+    of ``READ_ATTRIBUTES`` (an element marked ``translate="no"`` holds notation)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.hidden += 1
+        if ("translate", "no") in attrs:
+            return
+        self.texts += [value for name, value in attrs if name in READ_ATTRIBUTES and value]
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.texts.append(data)
+
+
+def _raw_words(text: str) -> list[str]:
+    tokens = re.findall(r"[A-Za-zÄÖÜäöüß][\wÄÖÜäöüß]+", text)
+    return [t for t in tokens if t not in SAME_IN_EVERY_LANGUAGE and not t[1:].isdigit()]
+
+
+def _shown(text: str) -> str:
+    return text.replace("\x00", "…").strip()
+
+
+def test_no_template_holds_text_outside_a_translation_tag():
+    raw = {}
+    for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*")):
+        if path.suffix not in (".html", ".svg", ".txt"):
+            continue
+        reader = _ReadText()
+        reader.feed(_without_translations(path.read_text()))
+        found = [_shown(text) for text in reader.texts if _raw_words(text)]
+        if found:
+            raw[path.name] = found
+    assert raw == {}
+
+
+def test_the_check_of_templates_finds_raw_text():
+    reader = _ReadText()
+    page = '{% translate "Hello" %} <p title="Say hi">{{ name }} has won</p>'
+    reader.feed(_without_translations(page + '<input translate="no" placeholder="lay 1,2,3">'))
+    assert [_shown(t) for t in reader.texts if _raw_words(t)] == ["Say hi", "… has won"]
+
+
+def test_the_rules_refusals_of_a_turn_read_in_german(client, alice, bob):
+    from games import services
+    from games.models import Move
+    from tests.test_nmbrs_site import nmbrs_match
+
+    client.force_login(alice)
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    solo = services.start_solo(alice, seed=3)
+    refused = client.post(reverse("play", args=[solo.pk]), {"turn": "reject", "ply": 0}, **german)
+    assert refused.status_code == 400
+    assert "Nur in der Variante „2 aus 3“ darfst du eine Karte verwerfen." in refused.text
+
+    match = nmbrs_match(alice, bob)
+    refused = client.post(reverse("play", args=[match.pk]), {"move": "draw", "ply": 0}, **german)
+    assert refused.status_code == 400 and "Nimm zuerst die abgelegte Karte (" in refused.text
+    english = client.post(reverse("play", args=[match.pk]), {"move": "draw", "ply": 0})
+    assert "First take the discard (" in english.text
+    assert Move.objects.filter(match__in=[solo, match]).count() == 0
+
+
+def test_the_help_pages_exist_in_german(client):
+    nmbr9 = client.get(reverse("help", args=["nmbr9"]), HTTP_ACCEPT_LANGUAGE="de")
+    for words in ("Wie NMBR 9 gespielt wird", "Lückenfüller", "Variante „2 aus 3“", "Auslage"):
+        assert words in nmbr9.text
+    assert "Every player builds" not in nmbr9.text and "Gap fillers" not in nmbr9.text
+    nmbrs = client.get(reverse("help", args=["nmbrs"]), HTTP_ACCEPT_LANGUAGE="de")
+    assert "Wie nmbrs! gespielt wird" in nmbrs.text
+
+
+@pytest.mark.worker
+def test_a_password_reset_mail_goes_out_in_the_readers_language(celery_worker, client, alice, bob):
+    from tests.test_tasks import wait_for
+
+    Profile.objects.update_or_create(player=bob, defaults={"language": "en"})
+    for user in (alice, bob):
+        response = client.post(
+            reverse("password_reset"), {"email": user.email}, HTTP_ACCEPT_LANGUAGE="de"
+        )
+        assert response.status_code == 302
+    wait_for(lambda: len(mail.outbox) == 2)  # sent by the worker
+    (to_alice,) = [m for m in mail.outbox if alice.email in m.to]
+    assert to_alice.subject == "Setze dein nmbr9site-Passwort zurück"  # asked in German
+    assert "Hallo alice," in to_alice.body and "/accounts/reset/" in to_alice.body
+    (to_bob,) = [m for m in mail.outbox if bob.email in m.to]
+    assert to_bob.subject == "Reset your nmbr9site password"  # saved: English
+    assert "Hello bob," in to_bob.body
+
+
+def test_a_missing_page_says_so_in_the_readers_language(client, db):
+    german = client.get("/game/999999/replay/", HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 404 and "Nicht gefunden" in german.text
+    assert "Zurück zur Startseite" in german.text
+    english = client.get("/game/999999/replay/")
+    assert english.status_code == 404 and "Not found" in english.text
+
+
+def test_dates_are_written_the_readers_way(client, alice, bob):
+    from datetime import datetime
+
+    from games.models import Match
+
+    match = make_match(alice, bob, time_control="1d")
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished=datetime(2026, 3, 5, 14, 30, tzinfo=UTC)
+    )
+    client.force_login(alice)
+    german = client.get(reverse("profile", args=["alice"]), HTTP_ACCEPT_LANGUAGE="de")
+    assert "05.03.2026 14:30" in german.text
+    english = client.get(reverse("profile", args=["alice"]), HTTP_ACCEPT_LANGUAGE="en")
+    assert "03/05/2026 2:30 p.m." in english.text
+
+
+def test_pictures_keep_their_coordinates_in_every_language():
+    """SVG lengths are numbers with a decimal point whatever the reader's language: a
+    German "140,0" is no length and the browser drops the shape."""
+    from django.utils import translation
+
+    from games.web.charts import rating_chart_svg, score_chart
+
+    coordinate = re.compile(r'\s(?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"')
+    with translation.override("de"):
+        pictures = [
+            rating_chart_svg([1512.5, 1490.25, 1533.75], start=1500),
+            score_chart([("alice", [0, 3, 7, 12]), ("Par", [0, 4, 9, 15])], 3, 2, reference="Par"),
+        ]
+    for picture in pictures:
+        values = coordinate.findall(picture)
+        assert any("." in value for value in values)
+        for value in values:
+            assert re.fullmatch(r"-?\d+(?:\.\d+)?", value), value

@@ -124,7 +124,7 @@ def test_a_turn_is_composed_step_by_step_and_confirmed_at_once(client, alice):
     first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', page).group(1)
     drafted = client.get(first_add.replace("&amp;", "&"), **HTMX).text
     assert "Your turn so far" in drafted
-    step = re.search(r"<li><code>(place [^<]+)</code></li>", drafted).group(1)
+    step = re.search(r"<li><code translate=\"no\">(place [^<]+)</code></li>", drafted).group(1)
     filler = client.get(links(drafted, "data-piece")["Gap filler F1"], **HTMX).text
     assert "Fits on level" in filler
     assert Move.objects.count() == 0  # nothing is played while composing
@@ -253,7 +253,7 @@ def test_the_special_tile_move_lists_the_tiles_free_to_move(client, alice):
     add = re.search(r'href="([^"]+)"[^>]*data-add-step', moving)
     assert add is not None, "the default spot of the moved tile is legal"
     drafted = client.get(add.group(1).replace("&amp;", "&"), **HTMX).text
-    assert re.search(r"<li><code>move \d@", drafted)
+    assert re.search(r"<li><code translate=\"no\">move \d@", drafted)
     assert confirm(client, match, drafted).status_code == 302
     text = Move.objects.filter(match=match).order_by("-ply").first().text
     assert text.startswith("move ") and "; place " in text
@@ -271,10 +271,10 @@ def test_the_replay_shows_every_step_of_each_turn(client, alice):
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     replay = client.get(reverse("replay", args=[match.pk]), {"round": 1}).text
-    assert f"<code>{first}</code>" in replay and "fill F2@" in first
+    assert f'<code translate="no">{first}</code>' in replay and "fill F2@" in first
     last = client.get(reverse("replay", args=[match.pk])).text
     final = Move.objects.filter(match=match).order_by("-ply").first().text
-    assert f"<code>{final}</code>" in last
+    assert f'<code translate="no">{final}</code>' in last
 
 
 def test_a_reserved_tile_is_set_aside_then_built_in_a_later_turn(client, alice):
@@ -340,7 +340,7 @@ def test_the_replay_shows_a_moved_tile_where_it_lay_before_it_was_moved(client, 
     assert drawn_at(2) == drawn(after_two)
     assert drawn_at(3) == drawn(after_three)
     page = client.get(reverse("replay", args=[match.pk]), {"round": 3}).text
-    assert f"<code>{turn}</code>" in page
+    assert f'<code translate="no">{turn}</code>' in page
 
 
 def tiles_drawn(svg: str) -> set[str]:

@@ -6,7 +6,8 @@
 - ``deadlines``: who owes a move until when, expiry, the 80% reminder;
 - ``finish``: the end of a match, ratings and profile figures;
 - ``bots``: bot accounts, their seats and their moves;
-- ``puzzles``: puzzles, the daily puzzle and puzzle challenges.
+- ``puzzles``: puzzles, the daily puzzle and puzzle challenges;
+- ``boards``: the leaderboards (reads only).
 
 Every function that changes a match locks the match row first (one lock order, so no
 deadlocks), replays the match through its game, and writes the result. Background work
@@ -15,7 +16,13 @@ else already did it. Views get ``MatchView``s, never a game's state.
 """
 
 from games.services.deadlines import expire, expire_many, remind
-from games.services.finish import personal_best, rate_match, refresh_player_stats
+from games.services.finish import (
+    best_solo_game,
+    personal_best,
+    rate_match,
+    rate_puzzle_attempt,
+    refresh_player_stats,
+)
 from games.services.lobby import (
     TIME_CONTROLS,
     cancel,
@@ -37,10 +44,12 @@ from games.services.play import (
     set_prefs,
     touch,
     view_match,
+    your_moves,
 )
 from games.services.store import MatchView, MoveRefused, Record, load, lock
 
 __all__ = [
+    "best_solo_game",
     "TIME_CONTROLS",
     "MatchView",
     "MoveRefused",
@@ -61,6 +70,7 @@ __all__ = [
     "play",
     "play_again",
     "rate_match",
+    "rate_puzzle_attempt",
     "refresh_player_stats",
     "remind",
     "resign",
@@ -70,4 +80,5 @@ __all__ = [
     "start_solo",
     "touch",
     "view_match",
+    "your_moves",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Avg, Count, F, Max, Value
+from django.db.models import Avg, Count, F, Max, Q, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -53,6 +53,8 @@ def finish(record: Record, changes: Changes, outcome: Outcome, now: datetime) ->
         changes.later(lambda player=seat.player_id: _tell("refresh_player_stats", player))
     if match.puzzle_id:
         changes.later(lambda: _count_puzzle(match, record.seats))
+    if match.kind == Match.Kind.PUZZLE:
+        changes.later(lambda: _tell("rate_puzzle_attempt", match.pk))
     if match.rated:
         changes.later(lambda: _tell("rate_match", match.pk))
 
@@ -118,32 +120,97 @@ def rate_match(match_id: int) -> bool:
             [ratings.k_factor(r.games) for r in current],
         )
         for seat, rating, value in zip(seats, current, after, strict=True):
-            RatingChange.objects.create(
-                match_id=match_id,
-                player_id=seat.player_id,
-                game=match.game,
-                pool=pool,
-                before=rating.value,
-                after=value,
-            )
-            rating.value = value
-            rating.games += 1
-            rating.wins += seat.rank == 1
-            rating.save(update_fields=["value", "games", "wins", "updated"])
+            _move_rating(rating, value, match_id, won=seat.rank == 1)
     return True
 
 
-def personal_best(player) -> int | None:
+def _move_rating(rating: Rating, value: float, match_id: int, *, won: bool) -> None:
+    """Set a locked ``rating`` to ``value`` after the game ``match_id``, and record it."""
+    RatingChange.objects.create(
+        match_id=match_id,
+        player_id=rating.player_id,
+        game=rating.game,
+        pool=rating.pool,
+        before=rating.value,
+        after=value,
+    )
+    rating.value = value
+    rating.games += 1
+    rating.wins += won
+    rating.save(update_fields=["value", "games", "wins", "updated"])
+
+
+def rate_puzzle_attempt(match_id: int) -> bool:
+    """Weigh a finished puzzle attempt for the puzzle ratings, exactly once whatever the
+    retries: a player's first finished game on a puzzle (daily or practice) is one game
+    between the player and the puzzle, with the result ``ratings.puzzle_result`` of the
+    score against par, and moves both ratings; a repeat moves nothing. An attempt on a
+    puzzle whose par is not known yet waits for it (the sweep sends it again)."""
+    with transaction.atomic():
+        claimed = Match.objects.filter(
+            pk=match_id,
+            kind=Match.Kind.PUZZLE,
+            status=Match.Status.FINISHED,
+            puzzle_rated_at=None,
+            puzzle__par__isnull=False,
+        ).update(puzzle_rated_at=timezone.now())
+        if not claimed:
+            return False
+        match = Match.objects.only("game", "puzzle_id", "finished").get(pk=match_id)
+        seat = Seat.objects.get(match_id=match_id)
+        earlier = Match.objects.filter(
+            puzzle_id=match.puzzle_id,
+            seats__player_id=seat.player_id,
+            status=Match.Status.FINISHED,
+        ).filter(Q(finished__lt=match.finished) | Q(finished=match.finished, pk__lt=match_id))
+        if earlier.exists():
+            return False  # a repeat: the player knew the order
+        pool = Rating.Pool.SOLVING
+        Rating.objects.get_or_create(player_id=seat.player_id, game=match.game, pool=pool)
+        rating = Rating.objects.select_for_update().get(
+            player_id=seat.player_id, game=match.game, pool=pool
+        )
+        puzzle = Puzzle.objects.select_for_update().get(pk=match.puzzle_id)
+        result = ratings.puzzle_result(seat.score, puzzle.par)
+        player_after = ratings.versus(
+            rating.value, puzzle.rating, result, ratings.k_factor(rating.games)
+        )
+        puzzle_after = ratings.versus(
+            puzzle.rating, rating.value, 1 - result, ratings.k_factor(puzzle.rated_games)
+        )
+        _move_rating(rating, player_after, match_id, won=result >= 1)
+        Puzzle.objects.filter(pk=puzzle.pk).update(
+            rating=puzzle_after, rated_games=F("rated_games") + 1
+        )
+    return True
+
+
+def _solo_games(player):
+    """A player's (or a player id's) finished solo games, by their seats."""
     return Seat.objects.filter(
         player=player, match__kind=Match.Kind.SOLO, match__status=Match.Status.FINISHED
-    ).aggregate(best=Max("score"))["best"]
+    )
+
+
+def personal_best(player) -> int | None:
+    return _solo_games(player).aggregate(best=Max("score"))["best"]
+
+
+def best_solo_game(player) -> int | None:
+    """The match of the player's best solo score (the first game that reached it)."""
+    return (
+        _solo_games(player)
+        .order_by("-score", "match__finished", "match_id")
+        .values_list("match_id", flat=True)
+        .first()
+    )
 
 
 def refresh_player_stats(player_id: int) -> PlayerStats:
     """Recompute a player's profile figures from their finished games (safe to repeat)."""
-    figures = Seat.objects.filter(
-        player_id=player_id, match__kind=Match.Kind.SOLO, match__status=Match.Status.FINISHED
-    ).aggregate(games=Count("id"), best=Max("score"), average=Avg("score"))
+    figures = _solo_games(player_id).aggregate(
+        games=Count("id"), best=Max("score"), average=Avg("score")
+    )
     stats, _ = PlayerStats.objects.update_or_create(
         player_id=player_id,
         defaults={

@@ -25,6 +25,18 @@ from games.services.store import Changes, MatchView, MoveRefused, load, lock, vi
 EXTENSION = timedelta(days=1)
 
 
+def your_moves(player):
+    """The player's seats in running matches (not solo games) that owe a move, the most
+    urgent first: the home page's list, the count in the tab title, "next game"."""
+    return Seat.objects.filter(
+        player=player,
+        state=Seat.State.PLAYING,
+        deadline__isnull=False,
+        match__status=Match.Status.ACTIVE,
+        match__kind__in=[Match.Kind.MATCH, Match.Kind.CHALLENGE],
+    ).order_by("deadline", "id")
+
+
 def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
     """A match as ``user`` may look at it: the match, its seats and the user's own seat.
 

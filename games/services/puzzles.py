@@ -8,6 +8,7 @@ puzzle's deal.
 
 import random
 import secrets
+import statistics
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
@@ -27,6 +28,10 @@ from games.services.store import MoveRefused, lock
 LOW_STOCK = 30
 REFILL = 60
 CHALLENGE_ANSWER_DAYS = 3
+#: The daily is chosen by predicted rating once this many puzzles have a rating from at
+#: least ``RATED_GAMES_NEEDED`` first attempts.
+RATED_PUZZLES_NEEDED = 10
+RATED_GAMES_NEEDED = 5
 
 
 def today() -> date:
@@ -138,7 +143,7 @@ def publish_daily(day: date | None = None) -> Puzzle:
     )
     published = None
     while published is None:
-        candidate = unused.order_by("id").first() or create_puzzles(1)[0]
+        candidate = middling(unused) or unused.order_by("id").first() or create_puzzles(1)[0]
         try:
             with transaction.atomic():
                 Puzzle.objects.filter(pk=candidate.pk, daily_on=None).update(daily_on=day)
@@ -149,6 +154,31 @@ def publish_daily(day: date | None = None) -> Puzzle:
     if unused.count() < LOW_STOCK:
         queue.send("games.tasks.make_puzzles", REFILL)
     return published
+
+
+def middling(unused) -> Puzzle | None:
+    """The puzzle of ``unused`` whose rating, predicted from its par by the puzzles rated so
+    far, is nearest their median: the daily is neither among the easiest nor the hardest.
+    None until enough puzzles are rated (or if par tells nothing of the rating). A rated
+    puzzle has been played, its order is known: it never becomes a daily itself."""
+    rated = list(
+        Puzzle.objects.filter(rated_games__gte=RATED_GAMES_NEEDED, par__isnull=False).values_list(
+            "par", "rating"
+        )
+    )
+    if len(rated) < RATED_PUZZLES_NEEDED:
+        return None
+    pars, values = zip(*rated, strict=True)
+    try:
+        slope, intercept = statistics.linear_regression(pars, values)
+    except statistics.StatisticsError:
+        return None  # every rated puzzle has the same par
+    middle = statistics.median(values)
+    candidates = unused.filter(par__isnull=False).values_list("pk", "par")
+    best = min(
+        candidates, key=lambda c: (abs(intercept + slope * c[1] - middle), c[0]), default=None
+    )
+    return None if best is None else Puzzle.objects.get(pk=best[0])
 
 
 def daily_puzzle(day: date | None = None) -> Puzzle | None:
@@ -184,12 +214,17 @@ def streak(player, *, day: date | None = None) -> int:
     days = set(
         DailyResult.objects.filter(player=player, day__lte=day).values_list("day", flat=True)
     )
+    return streak_in(days, day)
+
+
+def streak_in(days: set[date], day: date) -> int:
+    """The run of consecutive ``days`` ending on ``day``, or on the day before while ``day``
+    has no result yet."""
     if day not in days:
         day -= timedelta(days=1)
     count = 0
-    while day in days:
+    while day - timedelta(days=count) in days:
         count += 1
-        day -= timedelta(days=1)
     return count
 
 

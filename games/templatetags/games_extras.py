@@ -1,6 +1,9 @@
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django import template
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.timezone import localtime
 from django.utils.translation import ngettext
 
 register = template.Library()
@@ -39,3 +42,22 @@ def described(match) -> str:
 
     words = [find_game(match.game).name, *adapter_for(match.game).describe(match.options)]
     return " · ".join(words)
+
+
+@register.filter
+def when(value: datetime | None, style: str = "datetime") -> str:
+    """An instant as the reader's browser shows it, in its own time zone (``style`` "date"
+    for the day only, "title" to keep the text and put the time on hover); the server writes
+    UTC, which stays on hover and is what a page without JavaScript shows."""
+    if value is None:
+        return ""
+    value = localtime(value, UTC)
+    utc = f"{date_format(value, 'SHORT_DATETIME_FORMAT')} UTC"
+    text = date_format(value, "SHORT_DATE_FORMAT") if style == "date" else utc
+    return format_html(
+        '<time datetime="{}" data-local="{}" title="{}">{}</time>',
+        value.isoformat(),
+        style,
+        utc,
+        text,
+    )

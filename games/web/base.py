@@ -15,6 +15,8 @@ match's heading, log, standings and actions. An adapter has:
   (None: keep the address);
 - ``log(match_view)``: what happened, as far as the viewer may see it, newest first;
 - ``move(post)``: the move text a form posts and the ply its page knew (ValueError);
+- ``refusal(refused)``: a refused move (the rules' ``IllegalMove`` or the services'
+  ``MoveRefused``) as a sentence in the page's language;
 - ``replay(match_view, query)``: the template context of a step of a finished match.
 """
 
@@ -33,7 +35,8 @@ def first_error(form) -> str:
 
 def sentence(reason: str) -> str:
     """A rules engine's reason ("you do not hold 42") as a sentence for a page."""
-    return f"{reason[:1].upper()}{reason[1:]}."
+    end = "" if reason.endswith((".", "!", "?")) else "."
+    return f"{reason[:1].upper()}{reason[1:]}{end}"
 
 
 def left_text(seat) -> str:
@@ -41,6 +44,25 @@ def left_text(seat) -> str:
     if seat.state == seat.State.RESIGNED:
         return _("%(player)s resigned.") % {"player": seat.player.username}
     return _("%(player)s was dropped.") % {"player": seat.player.username}
+
+
+def reason_text(refused, reasons, **extra) -> str:
+    """Why a request was refused, in the page's language: ``reasons`` (code: text with
+    ``%(param)s`` places) say it for the codes a game's rules give, filled in from the
+    refusal's ``params`` (lists written out) and ``extra``; anything else (the services'
+    own refusals, already translated) keeps its words."""
+    text = reasons.get(getattr(refused, "code", None))
+    words = getattr(refused, "reason", None) or str(refused)
+    if text is None:
+        return words
+    params = {
+        name: ", ".join(str(v) for v in value) if isinstance(value, list | tuple) else value
+        for name, value in refused.params.items()
+    }
+    try:
+        return str(text) % {**params, **extra}
+    except (KeyError, TypeError, ValueError):
+        return words
 
 
 @dataclass(frozen=True, slots=True)

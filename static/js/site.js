@@ -8,6 +8,8 @@ const KEYS = {
   ArrowUp: "up",
   ArrowDown: "down",
   Enter: "confirm",
+  Home: "home",
+  End: "end",
 };
 
 function controlFor(event) {
@@ -17,17 +19,62 @@ function controlFor(event) {
   return KEYS[event.key];
 }
 
+// The controls the keys press: the tile being placed, else a replay's rounds.
+function controls() {
+  return document.getElementById("turn") || document.querySelector(".replay-nav");
+}
+
+// Presses the control named ``name``; true when it sent a request whose answer replaces the
+// controls. htmx binds new controls only once their swap has settled, so the control is bound
+// here first: a key pressed just after a swap is not taken for a plain link. A request htmx
+// drops (another is on its way) sends nothing and leaves nothing to wait for.
+let started = false;
+document.addEventListener("htmx:beforeRequest", () => {
+  started = true;
+});
+function press(name) {
+  const control = controls()?.querySelector(`[data-key="${name}"]`);
+  if (!control || control.disabled) return false;
+  const requests = window.htmx && control.matches("[hx-get], [hx-post]");
+  if (requests) window.htmx.process(control);
+  started = false;
+  control.click();
+  return Boolean(requests) && started;
+}
+
+// Quick presses are never dropped: a key pressed while the previous one's answer is on its
+// way waits for it, then presses the control that answer brought.
+const waiting = [];
+let busy = false;
+const next = () => {
+  busy = false;
+  while (waiting.length && !busy) busy = press(waiting.shift());
+};
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (event.target.contains(controls())) next();
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (!event.detail.successful) {
+    waiting.length = 0;
+    busy = false;
+  }
+});
+
 document.addEventListener("keydown", (event) => {
-  const play = document.getElementById("turn") || document.querySelector(".replay-nav");
-  if (!play || event.altKey || event.ctrlKey || event.metaKey) return;
+  const area = controls();
+  if (!area || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest("input, textarea, select")) return;
   if (event.key === "Enter" && event.target.closest("a, button, summary")) return;
   const name = controlFor(event);
   if (!name) return;
-  const control = play.querySelector(`[data-key="${name}"]`);
-  if (!control) return;
+  if (busy) {
+    event.preventDefault();
+    waiting.push(name);
+    return;
+  }
+  if (!area.querySelector(`[data-key="${name}"]`)) return;
   event.preventDefault();
-  if (!control.disabled) control.click();
+  busy = press(name);
 });
 
 document.addEventListener("click", (event) => {
@@ -51,6 +98,38 @@ document.addEventListener("click", (event) => {
     swap: "outerHTML",
   });
 });
+
+// A replay plays itself: the autoplay button steps forward every AUTOPLAY_MS until the end
+// (from the start again if pressed at the end); pressed again, it pauses.
+const AUTOPLAY_MS = 1200;
+const autoplay = document.querySelector("[data-autoplay]");
+if (autoplay) {
+  const label = autoplay.textContent;
+  let timer = null;
+  const control = (name) => controls()?.querySelector(`[data-key="${name}"]`);
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+    autoplay.textContent = label;
+    autoplay.setAttribute("aria-pressed", "false");
+  };
+  autoplay.hidden = false;
+  autoplay.setAttribute("aria-pressed", "false");
+  autoplay.addEventListener("click", () => {
+    if (timer) {
+      stop();
+      return;
+    }
+    if (!control("right")) busy = press("home");
+    timer = setInterval(() => {
+      if (busy) return;
+      if (control("right")) busy = press("right");
+      else stop();
+    }, AUTOPLAY_MS);
+    autoplay.textContent = autoplay.dataset.pause;
+    autoplay.setAttribute("aria-pressed", "true");
+  });
+}
 
 // Deadlines count down in the browser; without JavaScript they show the time left at load.
 // The words come from the page, in its language: data-up ("time is up") and data-units
@@ -79,3 +158,45 @@ function tick() {
 
 tick();
 setInterval(tick, 1000);
+
+// The tab title counts the matches waiting for the player's move: "(2) …". The home page's
+// list and the game page bring the count with every update (data-moves-owed).
+document.addEventListener("htmx:afterSettle", () => {
+  const owed = document.querySelector("[data-moves-owed]");
+  if (!owed) return;
+  const count = Number(owed.dataset.movesOwed);
+  const bare = document.title.replace(/^\(\d+\) /, "");
+  document.title = count > 0 ? `(${count}) ${bare}` : bare;
+});
+
+// Back on the tab, the home page's list of matches is fetched at once, not at the next tick.
+document.addEventListener("visibilitychange", () => {
+  const list = document.getElementById("my-matches");
+  if (list && document.visibilityState === "visible" && window.htmx) {
+    window.htmx.trigger(list, "refresh");
+  }
+});
+
+// The server writes times in UTC; the browser shows them in its own time zone and language,
+// the UTC time on hover. data-local: "datetime", "date", or "title" (the text stays, the
+// local time goes on hover).
+function localTimes(root) {
+  const language = document.documentElement.lang || undefined;
+  for (const el of root.querySelectorAll("time[data-local]")) {
+    const at = new Date(el.getAttribute("datetime"));
+    if (Number.isNaN(at.getTime())) continue;
+    const style = el.dataset.local;
+    const options =
+      style === "date" ? { dateStyle: "short" } : { dateStyle: "short", timeStyle: "short" };
+    const local = new Intl.DateTimeFormat(language, options).format(at);
+    el.dataset.utc ??= el.title;
+    if (style === "title") {
+      el.title = `${local} (${el.dataset.utc})`;
+    } else {
+      el.textContent = local;
+      el.title = el.dataset.utc;
+    }
+  }
+}
+localTimes(document);
+document.addEventListener("htmx:afterSettle", (event) => localTimes(event.target));

@@ -6,20 +6,9 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Match, Seat
 from games.nmbr9.policy import choose
-from tests.browser.test_solo import answered
-from tests.conftest import PASSWORD
+from tests.browser.test_solo import answered, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def log_in(session, username: str):
-    page = session.page
-    session.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.locator(".who")).to_have_text(username)
-    return page
 
 
 def test_two_players_play_a_rated_match_to_the_end(open_browser, celery_worker, alice, bob):

@@ -97,3 +97,32 @@ def test_a_challenge_is_picked_played_and_rated(open_browser, celery_worker, ali
         assert rating == "1500?"
     else:
         assert rating == ("1520?" if ranks["bob"] == 1 else "1480?")
+
+
+def test_a_practice_puzzle_moves_the_puzzle_rating_shown_on_profile_and_lists(
+    open_browser, celery_worker, alice, bob
+):
+    from games.models import Puzzle, Rating
+
+    (puzzle,) = puzzles.create_puzzles(1)
+    Puzzle.objects.filter(pk=puzzle.pk).update(par=1)  # any score beats it: a full win
+    Rating.objects.create(player=bob, game="nmbr9", pool="solving", value=1700, games=30)
+    session = open_browser()
+    page = log_in(session, "alice")
+    session.goto(f"/puzzle/{puzzle.pk}/")
+    expect(page.locator("[data-puzzle-rating]")).to_have_text("Rating 1500?")
+    page.get_by_role("button", name="Play for practice").click()
+    play_out(page)
+    session.goto(f"/puzzle/{puzzle.pk}/")
+    reload_until(page, "[data-puzzle-rating]:has-text('Rating 1480?')")
+    page.locator(".who").click()
+    expect(page.locator('[data-stat="solving"]')).to_have_text("1520?")
+
+    session.goto("/leaderboard/")
+    page.get_by_role("link", name="NMBR 9: Puzzles").click()
+    expect(page.locator("table.standings")).to_contain_text("bob")
+    expect(page.locator("[data-absent]")).to_contain_text("you have played 1")
+    page.get_by_role("link", name="Daily puzzle streaks").click()
+    expect(page.locator("[data-board]")).to_have_text("Daily puzzle streaks")
+    page.get_by_role("link", name="NMBR 9: best solo scores").click()
+    expect(page.locator("[data-absent]")).to_contain_text("not finished a solo game")

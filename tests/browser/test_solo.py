@@ -26,6 +26,16 @@ def sign_up(session, username: str) -> None:
     expect(page.locator(".who")).to_have_text(username)
 
 
+def log_in(session, username: str):
+    page = session.page
+    session.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".who")).to_have_text(username)
+    return page
+
+
 def screen_point(page, x: float, y: float) -> tuple[float, float]:
     """Where the centre of display square (x, y) is on the screen."""
     return page.evaluate(
@@ -125,11 +135,7 @@ def test_a_newcomer_plays_a_whole_solo_game(open_browser):
 
 def test_an_illegal_spot_shows_red_with_the_reason(open_browser, alice):
     session = open_browser()
-    page = session.page
-    session.goto("/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    page = log_in(session, "alice")
     page.get_by_role("button", name="New solo game").click()
     answered(page, lambda: page.keyboard.press("Enter"))
     expect(page.locator(".round strong")).to_have_text("2")
@@ -170,3 +176,21 @@ def test_the_game_fits_a_phone_and_works_without_javascript(browser, live_server
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375
     context.close()
+
+
+def test_quick_key_presses_are_never_dropped(open_browser, alice):
+    session = open_browser()
+    page = log_in(session, "alice")
+    page.get_by_role("button", name="New solo game").click()
+    expect(page.locator("#turn")).to_have_attribute("data-x", re.compile(r"-?\d+"))
+    x, y, rotation = ghost(page)
+    page.evaluate("window.loadedOnce = true")
+    for _press in range(5):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(40)
+    wait_ghost(page, x + 5, y, rotation)
+    for _press in range(3):
+        page.keyboard.press("r")
+        page.wait_for_timeout(40)
+    wait_ghost(page, x + 5, y, (rotation + 3) % 4)
+    assert page.evaluate("window.loadedOnce") is True

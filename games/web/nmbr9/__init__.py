@@ -17,7 +17,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.contract import LEAVE, InvalidMove
 from games.inputs import StrictIntegerField, parse_int
@@ -28,20 +28,39 @@ from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS
 from games.services import MatchView
 from games.web.base import LogEntry, first_error, left_text, sentence
+from games.web.base import reason_text as base_reason_text
+from games.web.charts import score_chart
 from games.web.nmbr9.svg import board_svg
 
 #: Coordinates a ghost may be moved to.
 REACH = 99
 
 
-SPECIAL_NAMES = {
-    "move": "move: move a tile already built",
-    "black": "black side: build the tile mirrored (scores 0)",
-    "one": "one: the tile may rest on a single tile",
-    "bridge": "bridge: the tile may span a closed gap",
-    "loose": "loose: the tile need not touch its level",
-    "reserve": "reserve: set the card's tile aside for later",
+#: The special tiles' names on the page (the move notation keeps the English names).
+SPECIAL_LABELS = {
+    "move": pgettext_lazy("special tile", "move"),
+    "black": pgettext_lazy("special tile", "black side"),
+    "one": pgettext_lazy("special tile", "one"),
+    "bridge": pgettext_lazy("special tile", "bridge"),
+    "loose": pgettext_lazy("special tile", "loose"),
+    "reserve": pgettext_lazy("special tile", "reserve"),
 }
+
+#: What each special tile does, for the options form and the help page.
+SPECIAL_NAMES = {
+    "move": gettext_lazy("move: move a tile already built"),
+    "black": gettext_lazy("black side: build the tile mirrored (scores 0)"),
+    "one": gettext_lazy("one: the tile may rest on a single tile"),
+    "bridge": gettext_lazy("bridge: the tile may span a closed gap"),
+    "loose": gettext_lazy("loose: the tile need not touch its level"),
+    "reserve": gettext_lazy("reserve: set the card's tile aside for later"),
+}
+
+
+def special_label(name: str) -> str:
+    """A special tile's name in the page's language."""
+    label = SPECIAL_LABELS.get(name)
+    return name if label is None else str(label)
 
 
 class OptionsForm(forms.Form):
@@ -184,7 +203,7 @@ class ComposeForm(forms.Form):
     def clean_specials(self) -> tuple[str, ...]:
         names = [n for n in self.cleaned_data["specials"].split(",") if n]
         if any(n not in TILE_SPECIALS for n in names) or len(set(names)) != len(names):
-            raise forms.ValidationError("not a list of special tiles.")
+            raise forms.ValidationError(_("not a list of special tiles."))
         return tuple(n for n in TILE_SPECIALS if n in names)
 
     def clean_src(self) -> Placement | None:
@@ -255,11 +274,11 @@ def _step_text(compose: Compose, number: int | None, at: tuple[int, int, int]) -
         return f"fill {Placement(piece, x, y, rotation)}"
     if piece == "move":
         if compose.source is None:
-            raise ValueError("Choose the tile to move.")
+            raise ValueError(_("Choose the tile to move."))
         target = compose.source.moved(x, y, rotation)
         return f"move {compose.source} to {target}"
     if number is None:
-        raise ValueError("number: this field is required.")
+        raise ValueError(_("number: this field is required."))
     if piece == "build":
         return f"build {Placement(number, x, y, rotation)}"
     placement = Placement(number, x, y, rotation, mirrored="black" in compose.specials)
@@ -324,24 +343,30 @@ class Nmbr9Web:
 
     def describe(self, options: dict[str, Any]) -> list[str]:
         """The options of a match in a few words, for its heading and the lobby."""
-        words = ["free pace" if options.get("pace") == "free" else "rounds pace"]
+        words = [_("free pace") if options.get("pace") == "free" else _("rounds pace")]
         removed = options.get("removed", 0)
         if removed == "random":
-            words.append("a random number of cards removed")
+            words.append(_("a random number of cards removed"))
         elif removed:
-            words.append(f"{removed} card{'s' if removed != 1 else ''} removed")
+            words.append(
+                ngettext("%(count)s card removed", "%(count)s cards removed", removed)
+                % {"count": removed}
+            )
         if options.get("start_tiles"):
-            words.append("new start tiles")
+            words.append(_("new start tiles"))
         if options.get("fillers"):
-            words.append("gap fillers")
+            words.append(_("gap fillers"))
         specials = options.get("specials")
         if specials in ("random2", ["random2"]):
-            words.append("2 random special tiles")
+            words.append(_("2 random special tiles"))
         elif specials:
-            words.append("special tiles " + ", ".join(specials))
+            names = ", ".join(special_label(s) for s in specials)
+            words.append(_("special tiles %(names)s") % {"names": names})
         variant = options.get("variant", "base")
         if variant != "base":
-            words.append({"two_of_three": "2 of 3", "level_to_level": "level to level"}[variant])
+            words.append(
+                {"two_of_three": _("2 of 3"), "level_to_level": _("level to level")}[variant]
+            )
         return words
 
     # ----------------------------------------------------------------- the page
@@ -354,7 +379,7 @@ class Nmbr9Web:
             try:
                 return {"focus": parse_int(query["focus"], minimum=0, maximum=99)}
             except ValueError:
-                raise ValueError("focus: not a player.") from None
+                raise ValueError(_("focus: not a player.")) from None
         form = ComposeForm(query)
         if not form.is_valid():
             raise ValueError(first_error(form))
@@ -396,7 +421,7 @@ class Nmbr9Web:
             "finished_playing": view.rounds is not None and mine.progress >= view.rounds,
             "focus": focus,
             "plusplus": view.options.plusplus,
-            "specials": view.specials,
+            "specials": [special_label(s) for s in view.specials],
             "level_markers": view.level_markers,
             "pile": view.pile,
             "round_cards": view.round_cards,
@@ -409,12 +434,12 @@ class Nmbr9Web:
                 score=d.score,
                 svg=board_svg(
                     d.board(),
-                    title=f"Display of {seats[d.player].player.username}",
+                    title=_("Display of %(player)s") % {"player": seats[d.player].player.username},
                     css_class="board" if d.player == focus else "board small",
                 ),
                 placed=d.progress,
                 to_move=d.player in waiting,
-                specials_used=d.specials_used,
+                specials_used=tuple(special_label(n) for n in d.specials_used),
                 fillers_used=d.fillers_used,
             )
             for d in view.displays
@@ -431,7 +456,7 @@ class Nmbr9Web:
             ghost=ghost,
             ghost_legal=context.get("legal", False),
             interactive=ghost is not None,
-            title=f"Display of {seats[me].player.username}",
+            title=_("Display of %(player)s") % {"player": seats[me].player.username},
         )
         return context
 
@@ -522,11 +547,19 @@ class Nmbr9Web:
                 "on": key == piece,
             }
             for key, label, shown in (
-                ("card", f"Your {cards.get(marker)}", not main_done and not choose_first),
-                ("F1", "Gap filler F1", "F1" in decision.fillers),
-                ("F2", "Gap filler F2", "F2" in decision.fillers),
-                ("build", f"Reserved {drafted.reserved}", drafted.reserved is not None),
-                ("move", "Move a tile", "move" in decision.specials),
+                (
+                    "card",
+                    _("Your %(number)s") % {"number": cards.get(marker)},
+                    not main_done and not choose_first,
+                ),
+                ("F1", _("Gap filler %(filler)s") % {"filler": "F1"}, "F1" in decision.fillers),
+                ("F2", _("Gap filler %(filler)s") % {"filler": "F2"}, "F2" in decision.fillers),
+                (
+                    "build",
+                    _("Reserved %(number)s") % {"number": drafted.reserved},
+                    drafted.reserved is not None,
+                ),
+                ("move", _("Move a tile"), "move" in decision.specials),
             )
             if shown
         ]
@@ -534,6 +567,7 @@ class Nmbr9Web:
             context["toggles"] = [
                 {
                     "name": name,
+                    "label": special_label(name),
                     "on": name in specials,
                     "url": link(
                         replace(
@@ -647,6 +681,10 @@ class Nmbr9Web:
 
     # ----------------------------------------------------------------- moves
 
+    def refusal(self, refused) -> str:
+        """A refused move (``IllegalMove`` or ``MoveRefused``) as a sentence for the page."""
+        return sentence(reason_text(refused))
+
     def move(self, post: QueryDict) -> tuple[str, int]:
         """The turn a form posts, with the ply its page knew; ValueError with a message."""
         form = MoveForm(post)
@@ -665,7 +703,7 @@ class Nmbr9Web:
             step = _step_text(compose, data["number"], at)
         text = "; ".join(s for s in (compose.steps, step) if s)
         if not text:
-            raise ValueError("Choose what to play.")
+            raise ValueError(_("Choose what to play."))
         return text, data["ply"]
 
     # ----------------------------------------------------------------- replays
@@ -674,28 +712,51 @@ class Nmbr9Web:
         self, mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
     ) -> dict[str, Any]:
         """Every display after a round (``?round=``), for stepping through a finished match,
-        with the turns each player took in that round, step by step; on a puzzle, with
+        with the turns each player took in that round, step by step, and the tiles they
+        placed in it highlighted; the scores by round as a chart. On a puzzle, with
         ``par_line`` (the moves that reach par), the par game with as many tiles beside."""
-        rounds = max((d.progress for d in mv.view.displays), default=0)
+        timelines = _timelines(mv.history())
+        rounds = max((t[-1][0].progress for t in timelines.values()), default=0)
         try:
             round = parse_int(query.get("round", str(rounds)), minimum=0)
         except ValueError:
             round = rounds
         round = min(round, rounds)
         displays, turns = [], []
-        for player, (display, texts) in _rounds_of(mv.history(), round).items():
+        for player, timeline in timelines.items():
             seat = mv.seats[player]
-            board = display.board()
-            svg = board_svg(board, title=f"{seat.player.username} after round {round}")
+            step = _step_at(timeline, round)
+            display, texts = timeline[step]
+            now = display.progress == round and step > 0
+            before = {p for p, _level in timeline[step - 1][0].tiles} if now else set()
+            placed_now = [p for p, _level in display.tiles if now and p not in before]
+            title = _("%(player)s after round %(round)s") % {
+                "player": seat.player.username,
+                "round": round,
+            }
+            svg = board_svg(display.board(), title=title, highlight=placed_now)
             placed = sum(1 for p, _ in display.tiles if p.number is not None)
             displays.append(Display(seat, display.score, svg, placed, to_move=False))
-            turns.append((seat, texts))
+            turns.append((seat, texts if now else []))
+        par = _par_boards(mv, par_line) if par_line else None
+        series = [
+            (
+                mv.seats[player].player.username,
+                [timeline[_step_at(timeline, r)][0].score for r in range(rounds + 1)],
+            )
+            for player, timeline in timelines.items()
+        ]
+        reference = _("Par game") if par else ""
+        if par:
+            scores = [par[max(0, min(r, len(par)) - 1)].score() for r in range(rounds + 1)]
+            series.append((reference, scores))
         return {
             "turns": turns,
             "round": round,
             "rounds": rounds,
             "displays": displays,
-            "par": _par_display(mv, par_line, displays[0].placed) if par_line else None,
+            "par": _par_display(par, displays[0].placed) if par else None,
+            "chart": score_chart(series, rounds, round, reference=reference),
             "previous": round - 1 if round > 0 else None,
             "next": round + 1 if round < rounds else None,
         }
@@ -715,12 +776,12 @@ class Nmbr9Web:
 
         return {
             "start_tiles": [
-                (name, picture(f"{name}@0,0r0/0", f"Start tile {name}"))
+                (name, picture(f"{name}@0,0r0/0", _("Start tile %(name)s") % {"name": name}))
                 for name in ("S1", "S2", "S3", "S4", "S5", "S6")
             ],
-            "fillers": picture("8@0,0r0/0 F1@3,1r0/0 F2@3,2r0/0", "Gap fillers next to an 8"),
-            "mirrored": picture("7@0,0r0/0 7m@4,0r0/0", "A 7 and a mirrored 7"),
-            "specials": list(SPECIAL_NAMES.values()),
+            "fillers": picture("8@0,0r0/0 F1@3,1r0/0 F2@3,2r0/0", _("Gap fillers next to an 8")),
+            "mirrored": picture("7@0,0r0/0 7m@4,0r0/0", _("A 7 and a mirrored 7")),
+            "specials": [str(text) for text in SPECIAL_NAMES.values()],
         }
 
     # ----------------------------------------------------------------- puzzles
@@ -730,22 +791,30 @@ class Nmbr9Web:
         start = Placement.parse(puzzle.start)
         board = Board.from_placements([start])
         return {
-            "svg": board_svg(board, title=f"Start of {puzzle}", css_class="board small"),
+            "svg": board_svg(
+                board, title=_("Start of %(puzzle)s") % {"puzzle": puzzle}, css_class="board small"
+            ),
             "text": _("Starts with a %(number)s in the centre.") % {"number": start.number},
         }
 
 
-def _par_display(mv: MatchView, line: list[str], placed: int) -> dict[str, Any]:
-    """The game that reaches the puzzle's par when it has ``placed`` tiles (the start tile
-    is the first)."""
+def _par_boards(mv: MatchView, line: list[str]) -> list[Board]:
+    """The game that reaches the puzzle's par after each of its tiles (the first holds
+    only the start tile)."""
     rules = mv.rules
     state = rules.setup(1, mv.match.seed, rules.options(mv.match.options))
-    for text in line[: max(0, placed - 1)]:
+    boards = [state.board(0)]
+    for text in line:
         state = rules.apply(state, 0, rules.parse_move(text))
-    board = state.board(0)
-    score = board.score()
+        boards.append(state.board(0))
+    return boards
+
+
+def _par_display(boards: list[Board], placed: int) -> dict[str, Any]:
+    """The par game when it has ``placed`` tiles (the start tile is the first)."""
+    board = boards[max(0, min(placed, len(boards)) - 1)]
     title = _("Par game with %(count)s tiles") % {"count": placed}
-    return {"svg": board_svg(board, title=title), "score": score, "placed": placed}
+    return {"svg": board_svg(board, title=title), "score": board.score(), "placed": placed}
 
 
 #: The reasons the rules give for refusing a placement, by their code, for the page (the
@@ -770,31 +839,77 @@ PLACEMENT_REASONS = {
 }
 
 
+#: The reasons the rules give for refusing a turn (NMBR 9 ++ included), by their code.
+TURN_REASONS = {
+    "game over": gettext_lazy("the game is over"),
+    "resigned": gettext_lazy("you have left this match"),
+    "finished": gettext_lazy("you have placed all your tiles"),
+    "waiting": gettext_lazy("waiting for the other players to finish the round"),
+    "no markers": gettext_lazy("cards lie under level markers only in the variant level to level"),
+    "wrong tile": gettext_lazy("the tile to place is a %(expected)s, not a %(got)s"),
+    "no card": gettext_lazy("there is no such card this round"),
+    "card not offered": gettext_lazy(
+        "you cannot take the %(number)s under marker %(marker)s: no tile of it is left for "
+        "you, or it fits nowhere"
+    ),
+    "special not in play": gettext_lazy("the special tile %(special)s is not in play"),
+    "special used": gettext_lazy("you have already used the special tile %(special)s"),
+    "no marker left": gettext_lazy("you have no marker left for the special tile %(special)s"),
+    "one card": gettext_lazy("a turn deals with its card once: one place, reserve or reject"),
+    "mirrored without black": gettext_lazy("a mirrored tile needs the special tile black side"),
+    "black not mirrored": gettext_lazy("with the special tile black side the tile is mirrored"),
+    "special on level 0": gettext_lazy(
+        "the special tile %(special)s is for levels 1 and up: this tile would lie on level 0"
+    ),
+    "no rejects": gettext_lazy("only the variant 2 of 3 lets you reject a card"),
+    "must build": gettext_lazy(
+        "you must build this card: exactly one card of three is rejected each round"
+    ),
+    "no fillers": gettext_lazy("gap fillers are not in this game"),
+    "filler used": gettext_lazy("you have already built your %(filler)s"),
+    "move nowhere": gettext_lazy("a moved tile must go somewhere else"),
+    "nothing reserved": gettext_lazy("you have no reserved tile to build"),
+    "not the reserved tile": gettext_lazy("the reserved tile is a %(reserved)s, not a %(got)s"),
+    "extras without tile": gettext_lazy(
+        "gap fillers, moves and the reserved tile go with a built card tile"
+    ),
+    "invalid placement": gettext_lazy("this is not a placement the page can read"),
+    "invalid turn": gettext_lazy("this is not a turn the page can read"),
+}
+REASONS = PLACEMENT_REASONS | TURN_REASONS
+
+
 def reason_text(refused) -> str:
     """Why the rules refused a placement or a turn, in the page's language where the reason
     is known by its code (else the engine's words)."""
-    text = PLACEMENT_REASONS.get(refused.code)
-    if text is None:
-        return refused.reason
-    return str(text) % {"window": WINDOW, **refused.params}
+    params = refused.params if hasattr(refused, "params") else {}
+    special = {"special": special_label(params["special"])} if "special" in params else {}
+    return base_reason_text(refused, REASONS, window=WINDOW, **special)
 
 
-def _rounds_of(frames, round: int) -> dict[int, tuple[Any, list[str]]]:
-    """Each player's display as it was after their ``round``-th step, and the turns they
-    took from their ``round - 1``-th step to it (rejects, reserves and moved tiles
+def _step_at(timeline: list[tuple[Any, list[str]]], round: int) -> int:
+    """The index in a player's timeline of their display after ``round`` (their last one
+    if they stopped before it, their first if it is before their first)."""
+    steps = [i for i, (display, _texts) in enumerate(timeline) if display.progress <= round]
+    return steps[-1] if steps else 0
+
+
+def _timelines(frames) -> dict[int, list[tuple[Any, list[str]]]]:
+    """Each player's display after each of their steps (index 0: at the start), with the
+    turns they took to get there from the step before (rejects, reserves and moved tiles
     included), written out step by step, from the frames of a finished match."""
-    shown: dict[int, tuple[Any, list[str]]] = {}
+    timelines: dict[int, list[tuple[Any, list[str]]]] = {}
     for frame in frames:
         own = frame.view.displays[frame.player]
-        last = shown.get(frame.player)
-        if last is None:
-            shown[frame.player] = (own, [])
-        elif last[0].progress < round:
-            texts = last[1]
-            if frame.text != LEAVE and last[0].progress == round - 1:
-                texts = [*texts, str(Turn.parse(frame.text))]
-            shown[frame.player] = (own, texts)
-    return shown
+        timeline = timelines.setdefault(frame.player, [])
+        if not timeline:
+            timeline.append((own, []))
+        elif own.progress > timeline[-1][0].progress:
+            texts = [str(Turn.parse(frame.text))] if frame.text not in (None, LEAVE) else []
+            timeline.append((own, texts))
+        else:
+            timeline[-1] = (own, timeline[-1][1])
+    return timelines
 
 
 ADAPTER = Nmbr9Web()

@@ -172,9 +172,16 @@ def board_svg(
     title: str = "",
     interactive: bool = False,
     css_class: str = "board",
+    highlight: Iterable[Placement] = (),
 ) -> SafeString:
-    """Render ``board`` (and an optional ghost tile) as inline SVG markup."""
+    """Render ``board`` (and an optional ghost tile) as inline SVG markup; the tiles in
+    ``highlight`` (those just placed, in a replay) are outlined."""
     tiles, cells = _tiles(board.tiles)
+    marked = set(highlight)
+    highlights = [
+        {"outline": shape.outline, "shift": _number(shape.shift)}
+        for shape in (tile_shape(p, level) for p, level in board.tiles if p in marked)
+    ]
     ghost_cells = ghost.cells() if ghost is not None else frozenset()
     x0, y0, w, h = _bounds([*cells, *ghost_cells])
     if ghost is not None:
@@ -191,6 +198,7 @@ def board_svg(
     context = {
         "tiles": tiles,
         "ghost": ghost_context if ghost is not None else None,
+        "highlights": highlights,
         "x0": str(x0),
         "y0": str(y0),
         "w": str(w),

@@ -28,7 +28,7 @@ from games.nmbrs.game import Logged
 from games.nmbrs.preview import plays, preview, why_no_play
 from games.nmbrs.view import card_data
 from games.services import MatchView
-from games.web.base import LogEntry, first_error, left_text, sentence
+from games.web.base import LogEntry, first_error, left_text, reason_text, sentence
 
 #: How a card is named in a query: a number 1-100 or a joker.
 _CARD = re.compile(r"(?:[1-9][0-9]?|100|J[RGBO])", re.ASCII)
@@ -67,6 +67,96 @@ def _plan_data(plan) -> dict[str, Any]:
         "points": plan.points,
         "series": [(number, _cards(slots)) for number, slots in plan.changes if slots],
     }
+
+
+#: The reasons the rules give for refusing a move, by their code (the engine's own English
+#: text is for its command line).
+REASONS = {
+    "no-such-series": gettext_lazy("there is no series %(series)s on the table"),
+    "card-twice": gettext_lazy("%(card)s is named twice"),
+    "not-in-hand": gettext_lazy("you do not hold %(card)s"),
+    "number-too-high": gettext_lazy(
+        "%(card)s stands for %(number)s, but the numbers here go up to %(highest)s"
+    ),
+    "lay-first": gettext_lazy(
+        "you must lay a series of 3 or more cards before adding cards to the table"
+    ),
+    "keep-a-card": gettext_lazy(
+        "you must keep a card in your hand to discard: a turn ends with a discard"
+    ),
+    "joker-stuck": gettext_lazy("the joker %(joker)s could not be played again in this turn"),
+    "not-at-an-end": gettext_lazy(
+        "%(numbers)s lie inside series %(series)s: extend adds cards at an end"
+    ),
+    "both-ends": gettext_lazy("extend adds cards at one end of series %(series)s, not at both"),
+    "does-not-continue": gettext_lazy(
+        "%(numbers)s do not continue series %(series)s (step %(step)s)"
+    ),
+    "not-inside": gettext_lazy(
+        "%(numbers)s are not inside series %(series)s: insert puts cards between its ends"
+    ),
+    "gaps-left": gettext_lazy(
+        "series %(series)s with %(numbers)s is not a series: every new gap must be filled in "
+        "the same play"
+    ),
+    "not-in-series": gettext_lazy("series %(series)s has no card %(number)s"),
+    "same-series": gettext_lazy("join needs two different series"),
+    "different-steps": gettext_lazy("series %(series)s and %(other)s have different steps"),
+    "overlap": gettext_lazy("series %(series)s and %(other)s overlap"),
+    "gap-not-filled": gettext_lazy(
+        "%(numbers)s do not fill the gap between series %(series)s and %(other)s"
+    ),
+    "swap-a-number": gettext_lazy("a swap names the number card that replaces a joker"),
+    "swap-needs-number": gettext_lazy("a swap names the number card that replaces a joker"),
+    "joker-owed": gettext_lazy("play the joker %(joker)s again first: it may not be kept"),
+    "no-joker-there": gettext_lazy("series %(series)s has no joker standing for %(number)s"),
+    "no-such-player": gettext_lazy("there is no such player"),
+    "game-over": gettext_lazy("the game is over"),
+    "left": gettext_lazy("you have left this match"),
+    "not-your-turn": gettext_lazy("it is not your turn"),
+    "answer-the-offer": gettext_lazy("you are offered the discard: take or pass"),
+    "no-discard": gettext_lazy("there is no discard: draw from the deck"),
+    "draw-now": gettext_lazy("nobody took the discard: draw from the deck"),
+    "take-or-pass": gettext_lazy("first take the discard (%(card)s) or pass it on"),
+    "already-drawn": gettext_lazy("you have drawn already"),
+    "not-a-move": gettext_lazy("this is not a move"),
+    "not-text": gettext_lazy("this is not a move"),
+    "no-discard-in-simplified": gettext_lazy(
+        "in the simplified version a turn ends without a discard"
+    ),
+    "discard-to-end": gettext_lazy("a turn ends with a discard"),
+    "number": gettext_lazy("a card number must be a whole number"),
+    "no-such-number": gettext_lazy("there is no card %(number)s: numbers go from 1 to 100"),
+    "no-such-card": gettext_lazy("there is no such card"),
+    "no-such-joker": gettext_lazy("there is no such joker (jokers: JR JG JB JO)"),
+    "joker-without-number": gettext_lazy(
+        "say which number the joker %(joker)s stands for, e.g. %(joker)s=14"
+    ),
+    "not-a-number": gettext_lazy("not a card number: %(text)s"),
+    "no-cards": gettext_lazy("expected cards separated by commas"),
+    "not-a-series-number": gettext_lazy("not a series number: %(text)s"),
+    "unknown-move": gettext_lazy("unknown move %(kind)s"),
+    "incomplete": gettext_lazy("the play is incomplete: see the examples"),
+    "colon": gettext_lazy("a play needs a series and a colon, e.g. extend 3: 18,20"),
+    "at": gettext_lazy("cross names the card it goes through, e.g. cross 3@14: 7,21"),
+    "plus": gettext_lazy("join names two series, e.g. join 3+5: 22"),
+    "not-a-play": gettext_lazy("this is not a play"),
+    "spectator": gettext_lazy("spectators do not play"),
+    "no-play": gettext_lazy("these cards make no play on the table as it is: write the play out"),
+    "too-few-cards": gettext_lazy("a series needs at least 3 cards: %(numbers)s"),
+    "number-twice": gettext_lazy("%(number)s appears twice in %(numbers)s"),
+    "uneven-steps": gettext_lazy(
+        "%(numbers)s is not a series: the steps between the numbers differ"
+    ),
+    "does-not-count-down": gettext_lazy("%(numbers)s does not count back to 0 or 1"),
+}
+
+
+def refusal_text(refused) -> str:
+    """A refused move as a sentence in the page's language."""
+    params = getattr(refused, "params", {})
+    card = {"card": _card_name(params["card"])} if params.get("card") in JOKERS else {}
+    return sentence(reason_text(refused, REASONS, **card))
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,12 +359,12 @@ class NmbrsWeb:
         found = plays(view, picked)
         context["plays"] = [_plan_data(plan) for plan in found]
         if picked and not found:
-            context["no_play"] = sentence(why_no_play(view, picked).reason)
+            context["no_play"] = refusal_text(why_no_play(view, picked))
         context["attempt"] = attempt
         if attempt:
             result = preview(view, attempt)
             if isinstance(result, IllegalMove):
-                context["attempt_error"] = sentence(result.reason)
+                context["attempt_error"] = refusal_text(result)
             else:
                 context["attempt_plan"] = _plan_data(result)
         if len(picked) == 1 and not view.options.simplified:
@@ -310,6 +400,10 @@ class NmbrsWeb:
         return entries
 
     # ----------------------------------------------------------------- moves
+
+    def refusal(self, refused) -> str:
+        """A refused move (``IllegalMove`` or ``MoveRefused``) as a sentence for the page."""
+        return refusal_text(refused)
 
     def move(self, post: QueryDict) -> tuple[str, int]:
         form = MoveForm(post)

@@ -1,0 +1,185 @@
+"""Leaderboards: ratings (matches, puzzle challenges, puzzles, matches with bots), daily
+puzzle streaks and best solo scores; and for a player who is not on one, why not yet.
+
+Reads only: nothing here changes state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import ratings
+from games.models import DailyResult, Match, Rating, Seat
+from games.registry import GAMES, PUZZLE_GAME
+from games.services import bots
+from games.services.lobby import game_options
+from games.services.puzzles import streak_in, today
+
+#: A rating list shows players with a rated game in this many days.
+ACTIVE_DAYS = 90
+#: Rows on a board.
+SIZE = 100
+#: Streaks are counted from the results of this many days back.
+STREAK_DAYS = 400
+
+STREAKS = "streaks"
+SOLO = "solo"
+
+
+@dataclass(frozen=True)
+class Board:
+    """One list: ``kind`` is "rating", ``STREAKS`` or ``SOLO``; ``game`` and ``pool`` say
+    which rating or which game's solo scores."""
+
+    kind: str
+    game: str
+    pool: str
+    label: str
+
+    @property
+    def query(self) -> str:
+        if self.kind == "rating":
+            return f"?game={self.game}&pool={self.pool}"
+        if self.kind == SOLO:
+            return f"?board={SOLO}&game={self.game}"
+        return f"?board={self.kind}"
+
+
+@dataclass(frozen=True)
+class Row:
+    player: User
+    value: str
+    games: int | None = None
+    wins: int | None = None
+    match_id: int | None = None
+
+
+def boards() -> list[Board]:
+    """Every leaderboard, in the order the page lists them."""
+    pools = dict(Rating.Pool.choices)
+    found = []
+    for slug, rules in GAMES.items():
+        for pool in Rating.Pool.values:
+            if (
+                pool == Rating.Pool.MATCH
+                or (pool in (Rating.Pool.PUZZLE, Rating.Pool.SOLVING) and slug == PUZZLE_GAME)
+                or (pool == Rating.Pool.BOTS and bots.plays(slug))
+            ):
+                found.append(Board("rating", slug, pool, f"{rules.name}: {pools[pool]}"))
+    found.append(Board(STREAKS, PUZZLE_GAME, "", _("Daily puzzle streaks")))
+    for slug, rules in GAMES.items():
+        found.append(Board(SOLO, slug, "", _("%(game)s: best solo scores") % {"game": rules.name}))
+    return found
+
+
+def find(kind: str, game: str, pool: str) -> Board | None:
+    """The board a request names (``kind`` "" for a rating list), or None."""
+    kind = kind or "rating"
+    for board in boards():
+        if board.kind == kind and (
+            kind == STREAKS or (board.game == game and (kind == SOLO or board.pool == pool))
+        ):
+            return board
+    return None
+
+
+def rows(board: Board) -> list[Row]:
+    if board.kind == STREAKS:
+        return _streaks()
+    if board.kind == SOLO:
+        return _best_solo(board.game)
+    leaders = (
+        Rating.objects.filter(
+            game=board.game,
+            pool=board.pool,
+            games__gte=ratings.PROVISIONAL_GAMES,
+            updated__gte=timezone.now() - timedelta(days=ACTIVE_DAYS),
+        )
+        .select_related("player")
+        .order_by("-value", "player__username")[:SIZE]
+    )
+    return [Row(r.player, f"{r.value:.0f}", r.games, r.wins) for r in leaders]
+
+
+def _streaks() -> list[Row]:
+    """Current streaks (up to today, or yesterday while today is open), longest first."""
+    day = today()
+    days: dict[int, set] = {}
+    for player_id, played in DailyResult.objects.filter(
+        day__gt=day - timedelta(days=STREAK_DAYS)
+    ).values_list("player_id", "day"):
+        days.setdefault(player_id, set()).add(played)
+    counted = sorted(
+        ((streak_in(played, day), player_id) for player_id, played in days.items()),
+        key=lambda c: (-c[0], c[1]),
+    )
+    counted = [(count, player_id) for count, player_id in counted[:SIZE] if count]
+    players = User.objects.in_bulk([player_id for _count, player_id in counted])
+    return [Row(players[player_id], str(count)) for count, player_id in counted]
+
+
+def _solo_games(game: str):
+    """Finished solo games of ``game`` with its standard options (scores compare)."""
+    return Seat.objects.filter(
+        match__kind=Match.Kind.SOLO,
+        match__status=Match.Status.FINISHED,
+        match__game=game,
+        match__options=game_options(game, 1, {}),
+    )
+
+
+def _best_solo(game: str) -> list[Row]:
+    best = list(
+        _solo_games(game)
+        .values("player_id")
+        .annotate(best=Max("score"))
+        .order_by("-best", "player_id")[:SIZE]
+    )
+    players = User.objects.in_bulk([b["player_id"] for b in best])
+    replays = {
+        (seat.player_id, seat.score): seat.match_id
+        for seat in _solo_games(game)
+        .filter(player_id__in=players, score__gte=best[-1]["best"] if best else 0)
+        .order_by("-match_id")
+        .only("player_id", "score", "match_id")
+    }
+    return [
+        Row(players[b["player_id"]], str(b["best"]), match_id=replays[b["player_id"], b["best"]])
+        for b in best
+    ]
+
+
+def why_absent(board: Board, player, shown: list[Row]) -> str:
+    """Why ``player`` is not on ``board``, the rows ``shown`` of it (empty when they are)."""
+    if not player.is_authenticated or any(row.player.pk == player.pk for row in shown):
+        return ""
+    if board.kind == STREAKS:
+        return _("You are not on this list: you have no daily puzzle streak running.")
+    if board.kind == SOLO:
+        if not _solo_games(board.game).filter(player=player).exists():
+            return _("You are not on this list: you have not finished a solo game yet.")
+        return _("You are not on this list: your best solo score is below its last place.")
+    rating = Rating.objects.filter(player=player, game=board.game, pool=board.pool).first()
+    if rating is None or rating.games < ratings.PROVISIONAL_GAMES:
+        played = rating.games if rating else 0
+        return ngettext(
+            "You are not on this list yet: it takes %(needed)s rated games and you have "
+            "played %(played)s.",
+            "You are not on this list yet: it takes %(needed)s rated games and you have "
+            "played %(played)s.",
+            played,
+        ) % {"needed": ratings.PROVISIONAL_GAMES, "played": played}
+    if rating.updated < timezone.now() - timedelta(days=ACTIVE_DAYS):
+        return ngettext(
+            "You are not on this list: your last rated game is more than %(days)s day old.",
+            "You are not on this list: your last rated game is more than %(days)s days old.",
+            ACTIVE_DAYS,
+        ) % {"days": ACTIVE_DAYS}
+    return _("You are not on this list: your rating is below its last place.")

@@ -1,0 +1,72 @@
+"""A replay in headless Chromium: keys and buttons step through the rounds without a page
+load, the address keeps the round, autoplay plays on by itself, the placed tiles are
+outlined and the chart marks the round shown."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_match import log_in
+from tests.test_match_services import make_match, play_to_end
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def open_replay(open_browser, alice, bob, *, seed: int, round: int):
+    """Alice's browser on the replay of a finished match of hers with Bob, at ``round``;
+    ``window.loadedOnce`` is set, and gone if the page is loaded again."""
+    match = make_match(alice, bob, seed=seed)
+    play_to_end(match, [alice, bob])
+    session = open_browser()
+    page = log_in(session, "alice")
+    session.goto(f"/game/{match.pk}/replay/?round={round}")
+    shown = page.locator("[data-replay-round]")
+    expect(shown).to_have_text(f"After round {round} of 20")
+    page.evaluate("window.loadedOnce = true")
+    return page, shown
+
+
+def test_stepping_through_a_replay_without_page_loads(open_browser, alice, bob):
+    page, shown = open_replay(open_browser, alice, bob, seed=5, round=20)
+
+    page.keyboard.press("Home")
+    expect(shown).to_have_text("After round 0 of 20")
+    expect(page).to_have_url(re.compile(r"\?round=0$"))
+    expect(page.locator("[data-placed-now]")).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    expect(shown).to_have_text("After round 1 of 20")
+    expect(page).to_have_url(re.compile(r"\?round=1$"))
+    expect(page.locator("[data-placed-now]")).to_have_count(2)  # one tile each
+    expect(page.locator("[data-chart-round]")).to_have_attribute("data-chart-round", "1")
+    page.keyboard.press("End")
+    expect(shown).to_have_text("After round 20 of 20")
+    page.keyboard.press("ArrowLeft")
+    expect(shown).to_have_text("After round 19 of 20")
+    page.get_by_role("link", name="Round 20 →").click()
+    expect(shown).to_have_text("After round 20 of 20")
+
+    autoplay = page.get_by_role("button", name="Autoplay")
+    autoplay.click()  # at the end: from the start again
+    expect(shown).to_have_text("After round 2 of 20", timeout=8000)
+    page.get_by_role("button", name="Pause").click()
+    stopped = shown.inner_text()
+    page.wait_for_timeout(1500)
+    expect(shown).to_have_text(stopped)
+    assert page.evaluate("window.loadedOnce") is True
+
+    page.reload()  # the address holds the round
+    expect(shown).to_have_text(stopped)
+
+
+def test_quick_presses_in_a_replay_step_as_often_as_pressed(open_browser, alice, bob):
+    page, shown = open_replay(open_browser, alice, bob, seed=6, round=0)
+    for _press in range(5):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(40)
+    expect(shown).to_have_text("After round 5 of 20")
+    expect(page).to_have_url(re.compile(r"\?round=5$"))
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(shown).to_have_text("After round 3 of 20")
+    assert page.evaluate("window.loadedOnce") is True

@@ -1,0 +1,132 @@
+"""Replays: every step reachable without a page load (an HTMX request answers only the
+part that changes, and the address keeps the step), the tiles placed in the shown round
+outlined, the scores by round as a chart (with the par game on a puzzle)."""
+
+import re
+
+from django.urls import reverse
+
+from games import services
+from games.services import puzzles
+from tests.test_match_services import make_match, play_to_end
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def finished_match(alice, bob):
+    match = make_match(alice, bob, seed=5)
+    play_to_end(match, [alice, bob])
+    return match
+
+
+def chart_values(page: str, round: int) -> dict[str, int]:
+    """Each line's value at ``round``, as its point's hover text gives it."""
+    found = re.findall(rf"<title>(\w[\w ]*): (\d+) after round {round}</title>", page)
+    return {name: int(score) for name, score in found}
+
+
+def test_a_step_asked_for_by_the_page_answers_only_the_part_that_changes(client, alice, bob):
+    match = finished_match(alice, bob)
+    client.force_login(alice)
+    url = reverse("replay", args=[match.pk])
+    step = client.get(url, {"round": 3}, **HTMX)
+    assert step.status_code == 200 and "<html" not in step.text
+    assert step.text.lstrip().startswith('<div id="replay" data-round="3">')
+    assert "After round 3 of 20" in step.text
+    for key, round in (("home", 0), ("left", 2), ("right", 4), ("end", 20)):
+        link = re.search(rf'<a [^>]*hx-get="\?round=(\d+)"[^>]*data-key="{key}"', step.text)
+        assert link is not None and int(link.group(1)) == round, key
+    assert step.text.count('hx-push-url="true"') == 4  # the address keeps the round
+
+    page = client.get(url, {"round": 3})
+    assert "<html" in page.text and 'id="replay" data-round="3"' in page.text
+    assert "data-autoplay" in page.text
+    first = client.get(url, {"round": 0}, **HTMX).text
+    assert 'data-key="home"' not in first and 'data-key="left"' not in first
+    last = client.get(url, {"round": 20}, **HTMX).text
+    assert 'data-key="right"' not in last and 'data-key="end"' not in last
+
+
+def test_the_tiles_placed_in_the_shown_round_are_outlined(client, alice, bob):
+    match = finished_match(alice, bob)
+    client.force_login(alice)
+    url = reverse("replay", args=[match.pk])
+    assert client.get(url, {"round": 0}, **HTMX).text.count("data-placed-now") == 0
+    for round in (1, 7, 20):
+        page = client.get(url, {"round": round}, **HTMX).text
+        boards = re.findall(r"<svg[^>]*class=\"board\".*?</svg>", page, re.S)
+        assert len(boards) == 2
+        assert [board.count("data-placed-now") for board in boards] == [1, 1]
+
+
+def test_the_chart_gives_every_players_score_after_every_round(client, alice, bob):
+    match = finished_match(alice, bob)
+    client.force_login(alice)
+    url = reverse("replay", args=[match.pk])
+    page = client.get(url, {"round": 7}, **HTMX).text
+    assert "data-score-chart" in page and 'data-chart-round="7"' in page
+    assert page.count("data-series=") == 2
+    shown = dict(re.findall(r"<p>(\w+) · (\d+) points?", page))
+    assert chart_values(page, 7) == {name: int(score) for name, score in shown.items()}
+    final = {s.player.username: s.score for s in match.seats.all()}
+    assert chart_values(page, 20) == final
+    assert chart_values(page, 0) == {"alice": 0, "bob": 0}
+
+
+def test_a_puzzles_chart_has_the_par_game_beside_the_player(client, alice):
+    from tests.test_puzzles import finish, make_puzzles
+
+    (p,) = make_puzzles(8)
+    puzzles.compute_par(p.pk)
+    p.refresh_from_db()
+    match = puzzles.start_puzzle(alice, p)
+    finish(match, alice)
+    client.force_login(alice)
+    page = client.get(reverse("replay", args=[match.pk]), **HTMX).text
+    assert page.count("data-series=") == 2 and 'data-series="Par game"' in page
+    assert 'class="series series-1 reference"' in page
+    rounds = int(re.search(r'data-round="(\d+)"', page).group(1))
+    assert chart_values(page, rounds)["Par game"] == p.par
+
+
+def test_an_nmbrs_replay_steps_the_same_way(client, alice, bob):
+    from tests.test_nmbrs_site import nmbrs_match, play_to_the_end
+
+    match = nmbrs_match(alice, bob, target=60)
+    play_to_the_end(client, match, [alice, bob])
+    client.force_login(alice)
+    step = client.get(reverse("replay", args=[match.pk]), {"ply": 2}, **HTMX)
+    assert step.status_code == 200 and "<html" not in step.text
+    assert step.text.lstrip().startswith('<div id="replay" data-ply="2">')
+    assert 'hx-get="?ply=0"' in step.text and 'hx-get="?ply=3"' in step.text
+    assert services.load(match).state.over
+
+
+def test_a_replay_step_costs_as_many_queries_whatever_the_round(client, alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = finished_match(alice, bob)
+    client.force_login(alice)
+    url = reverse("replay", args=[match.pk])
+    client.get(url)  # the first request of a session reads what later ones find saved
+    counts = set()
+    for round in (0, 1, 10, 20):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url, {"round": round}, **HTMX).status_code == 200
+        counts.add(len(queries))
+    assert len(counts) == 1 and counts.pop() <= 15
+
+
+def test_the_rating_chart_has_dated_ticks_and_a_value_on_each_point():
+    from datetime import UTC, datetime, timedelta
+
+    from games.web.charts import DATE_TICKS, rating_chart_svg
+
+    first = datetime(2026, 3, 1, tzinfo=UTC)
+    dates = [first + timedelta(days=i) for i in range(30)]
+    svg = rating_chart_svg([1500 + i for i in range(30)], start=1500, dates=dates)
+    ticks = re.findall(r"data-date-tick>([^<]+)<", svg)
+    assert 2 <= len(ticks) <= DATE_TICKS and ticks[-1] == "03/30/2026"
+    assert svg.count("data-rating-point") == 30
+    assert "1529 after the match of 03/30/2026" in svg
