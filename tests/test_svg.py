@@ -1,7 +1,7 @@
 import re
 
 from games.nmbr9 import Board, Placement
-from games.web.nmbr9.svg import LEVEL_COLOURS, board_svg
+from games.web.nmbr9.svg import NUMBER_COLOURS, board_svg, points_by_level, shade
 
 
 def test_an_empty_board_is_a_grid():
@@ -17,7 +17,13 @@ def test_tiles_are_drawn_per_level_with_their_numbers():
     svg = board_svg(board)
     drawn = re.findall(r'class="tile level-(\d) number" transform="translate\(([-\d.]+) ', svg)
     assert drawn == [("0", "0.0"), ("0", "0.0"), ("1", "-0.12")]
-    assert LEVEL_COLOURS[0] in svg and LEVEL_COLOURS[1] in svg
+    # each number its own colour, a level darker per level, the level in a badge
+    assert f'fill="{NUMBER_COLOURS[5]}"' in svg and f'fill="{NUMBER_COLOURS[9]}"' in svg
+    assert f'fill="{shade(NUMBER_COLOURS[1], 1)}"' in svg
+    badge = r'class="level-badge" data-level="(\d)"><circle[^>]*/><text[^>]*>(\d)<'
+    assert re.findall(badge, svg) == [("1", "1")]
+    widths = re.findall(r'class="edge" stroke-width="([\d.]+)"', svg)
+    assert float(widths[2]) > float(widths[0]) == float(widths[1])
     for number in (5, 9, 1):
         assert f">{number}</text>" in svg
     assert svg.count("h1v1h-1z") == 10 + 10 + 5
@@ -50,3 +56,50 @@ def test_start_tiles_fillers_and_mirrored_tiles_are_drawn_distinctly():
     kinds = re.findall(r'data-number="([^"]*)" data-level="0" data-kind="(\w+)"', svg)
     assert sorted(kinds) == [("", "filler"), ("7", "mirrored"), ("S", "start")]
     assert "None" not in svg
+
+
+def test_levels_are_darker_the_higher_they_lie():
+    assert shade("#ffffff", 0) == "#ffffff"
+    levels = [shade("#80b1d3", level) for level in range(4)]
+    brightness = [sum(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in levels]
+    assert brightness == sorted(brightness, reverse=True) and len(set(levels)) == 4
+
+
+def test_a_covered_number_is_marked_and_the_top_number_is_not():
+    board = Board.from_placements([Placement(5, 0, 0, 0), Placement(9, 3, 0, 0)])
+    on_top = next(p for p in board.legal_placements(8) if board.level_of(p) == 1)
+    board.place(on_top)
+    svg = board_svg(board)
+    label = r'<text class="label number( under)?"[^>]*>(\d)<'
+    labels = {n: bool(u) for u, n in re.findall(label, svg)}
+    assert labels["8"] is False  # the top tile's number shows
+    assert True in labels.values()  # at least one number below it is covered
+
+
+def test_the_tile_being_placed_is_hatched_with_a_dashed_outline_no_tile_has():
+    board = Board.from_placements([Placement(5, 0, 0, 0)])
+    legal = board.legal_placements(4)[0]
+    svg = board_svg(board, ghost=legal, ghost_legal=True)
+    assert 'id="hatch-legal"' in svg and 'fill="url(#hatch-legal)"' in svg
+    illegal = board_svg(board, ghost=Placement(4, 0, 0, 0), ghost_legal=False)
+    assert 'fill="url(#hatch-illegal)"' in illegal
+    # the number of the moving tile sits on a dot of its own, not on the number beneath
+    assert re.search(r'<circle class="label-dot"[^>]*/><text class="label"[^>]*>4</text>', svg)
+
+
+def test_the_own_board_carries_coordinates_and_a_size_in_pixels():
+    board = Board.from_placements([Placement(0, 0, 0, 0)])
+    svg = board_svg(board, coordinates=True)
+    x0, y0, w, h = map(int, re.search(r'viewBox="([-\d]+) ([-\d]+) (\d+) (\d+)"', svg).groups())
+    assert f'width="{w * 30}" height="{h * 30}"' in svg
+    axes = re.search(r"<g class=\"axes\"[^>]*>(.*?)</g>", svg).group(1)
+    numbers = re.findall(r">(-?\d+)</text>", axes)
+    assert "0" in numbers and str(x0 + 1) in numbers and str(y0 + 1) in numbers
+    assert "data-coordinates" not in board_svg(board)
+
+
+def test_points_by_level_add_up_to_the_score():
+    board = Board.from_placements([Placement(5, 0, 0, 0), Placement(9, 3, 0, 0)])
+    board.place(next(p for p in board.legal_placements(8) if board.level_of(p) == 1))
+    assert points_by_level(board) == [(1, 8)] and board.score() == 8
+    assert points_by_level(Board.from_placements([Placement(5, 0, 0, 0)])) == []

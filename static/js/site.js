@@ -2,6 +2,8 @@
 // Every control is also a plain link or form, so the game is playable without this file.
 "use strict";
 
+document.documentElement.classList.add("js");
+
 const KEYS = {
   ArrowLeft: "left",
   ArrowRight: "right",
@@ -200,3 +202,58 @@ function localTimes(root) {
 }
 localTimes(document);
 document.addEventListener("htmx:afterSettle", (event) => localTimes(event.target));
+
+// One level at a time: the player's own board shows the chosen level, the levels beneath it
+// faded and nothing above it, so what lies under the top tiles can be read. The choice is
+// kept for the tab and applied again to every board the page receives.
+let layer = sessionStorage.getItem("layer") ?? "";
+function showLayer() {
+  const wrap = document.querySelector(".board-wrap.own");
+  const chosen = layer === "" ? null : Number(layer);
+  if (wrap) {
+    wrap.classList.toggle("one-level", chosen !== null);
+    for (const el of wrap.querySelectorAll("[data-level]")) {
+      const level = Number(el.dataset.level);
+      el.classList.toggle("above", chosen !== null && level > chosen);
+      el.classList.toggle("below", chosen !== null && level < chosen);
+    }
+  }
+  for (const group of document.querySelectorAll("[data-layers]")) group.hidden = false;
+  for (const button of document.querySelectorAll("button[data-layer]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.layer === layer));
+  }
+}
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-layer]");
+  if (!button) return;
+  layer = button.dataset.layer;
+  sessionStorage.setItem("layer", layer);
+  showLayer();
+});
+showLayer();
+document.addEventListener("htmx:afterSettle", showLayer);
+
+// Where the own board scrolls in its frame (narrow screens), it keeps its place from one
+// answer to the next, and the tile being placed stays in sight.
+let scrolled = null;
+document.addEventListener("htmx:beforeSwap", () => {
+  const wrap = document.querySelector(".board-wrap.own");
+  scrolled = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
+});
+function showGhost() {
+  const wrap = document.querySelector(".board-wrap.own");
+  if (wrap && scrolled) [wrap.scrollLeft, wrap.scrollTop] = scrolled;
+  scrolled = null;
+  const ghost = wrap?.querySelector(".ghost");
+  if (!ghost || wrap.scrollWidth <= wrap.clientWidth + 1) return;
+  const box = ghost.getBoundingClientRect();
+  const frame = wrap.getBoundingClientRect();
+  if (box.left < frame.left || box.right > frame.right) {
+    wrap.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
+  }
+  if (box.top < frame.top || box.bottom > frame.bottom) {
+    wrap.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+  }
+}
+showGhost();
+document.addEventListener("htmx:afterSettle", showGhost);

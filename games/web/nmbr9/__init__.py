@@ -30,7 +30,7 @@ from games.services import MatchView
 from games.web.base import LogEntry, first_error, left_text, sentence
 from games.web.base import reason_text as base_reason_text
 from games.web.charts import score_chart
-from games.web.nmbr9.svg import board_svg
+from games.web.nmbr9.svg import board_svg, legend, points_by_level
 
 #: Coordinates a ghost may be moved to.
 REACH = 99
@@ -296,6 +296,8 @@ class Display:
     to_move: bool
     specials_used: tuple[str, ...] = ()
     fillers_used: tuple[str, ...] = ()
+    #: Points scored on each level from 1 up: (level, points).
+    levels: tuple[tuple[int, int], ...] = ()
 
 
 def _default_ghost(
@@ -433,7 +435,7 @@ class Nmbr9Web:
                 seat=seats[d.player],
                 score=d.score,
                 svg=board_svg(
-                    d.board(),
+                    board,
                     title=_("Display of %(player)s") % {"player": seats[d.player].player.username},
                     css_class="board" if d.player == focus else "board small",
                 ),
@@ -441,9 +443,11 @@ class Nmbr9Web:
                 to_move=d.player in waiting,
                 specials_used=tuple(special_label(n) for n in d.specials_used),
                 fillers_used=d.fillers_used,
+                levels=tuple(points_by_level(board)),
             )
             for d in view.displays
             if d.player != me
+            for board in (d.board(),)
         ]
         ghost = None
         if decision is not None:
@@ -457,7 +461,11 @@ class Nmbr9Web:
             ghost_legal=context.get("legal", False),
             interactive=ghost is not None,
             title=_("Display of %(player)s") % {"player": seats[me].player.username},
+            coordinates=True,
         )
+        context["levels"] = points_by_level(board)
+        context["layers"] = list(range(board.height())) if board.height() > 1 else []
+        context["legend"] = legend()
         return context
 
     def _compose(

@@ -1,8 +1,13 @@
 """An NMBR 9 display -> SVG. Geometry is computed here; the markup lives in
 templates/games/nmbr9/board.svg and board_tiles.svg.
 
-One user unit is one square of the display. Tiles on higher levels are drawn later,
-in a colour of their level and shifted up-left a little, so stacks read as stacks.
+One user unit is one square of the display. Each number tile has its own colour (as the
+physical tiles do); its level shows three ways: the higher the tile, the darker its shade and
+the thicker its outline, and from level 1 on a badge with the level sits in its corner. Tiles
+on higher levels are drawn later and shifted up-left a little, so stacks read as stacks. A
+tile's number is marked ``under`` where a higher tile covers the square it is written on
+(pages hide it, except when showing one level at a time). The tile being placed is hatched
+with a dashed outline, a look no placed tile has.
 """
 
 from collections.abc import Iterable
@@ -14,7 +19,23 @@ from django.utils.safestring import SafeString
 
 from games.nmbr9 import Board, Placement
 
-LEVEL_COLOURS = ("#d9cdb8", "#7fb3d5", "#82c99a", "#f0b86e", "#e58c8a", "#b39ddb", "#90a4ae")
+#: The colour of each number tile, 0-9 (light enough for a dark number on it).
+NUMBER_COLOURS = (
+    "#8dd3c7",
+    "#ffffb3",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#fdb462",
+    "#b3de69",
+    "#fccde5",
+    "#d9d9d9",
+    "#bc80bd",
+)
+#: How much darker each level is than the one below (a share of the way to black).
+LEVEL_SHADE = 0.13
+#: A tile's outline: this wide on level 0, and this much wider per level.
+EDGE_WIDTH, EDGE_STEP = 0.07, 0.05
 LEVEL_SHIFT = 0.12
 MARGIN = 3
 MIN_SPAN = 12
@@ -32,6 +53,7 @@ class TileShape:
     shift: float
     level: int
     kind: str
+    edge: float
 
 
 #: How the pieces that are not plain number tiles look: the label and the fill.
@@ -88,12 +110,20 @@ def _number(value: float) -> str:
     return repr(round(float(value), 2))
 
 
+def shade(colour: str, level: int) -> str:
+    """``colour`` ("#rrggbb") darkened for ``level``: a step towards black per level."""
+    keep = max(0.0, 1 - LEVEL_SHADE * level)
+    channels = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c * keep):02x}" for c in channels)
+
+
 def tile_shape(placement: Placement, level: int) -> TileShape:
     cells = placement.cells()
     lx, ly = _label_cell(cells)
     shift = -round(LEVEL_SHIFT * level, 2) if level else 0.0
     kind = piece_kind(placement)
-    fill = LEVEL_COLOURS[min(level, len(LEVEL_COLOURS) - 1)]
+    number = placement.number if isinstance(placement.number, int) else 0
+    fill = shade(NUMBER_COLOURS[number % len(NUMBER_COLOURS)], level)
     if kind in PIECE_LOOKS:
         fill = PIECE_LOOKS[kind][1]
     elif kind == "mirrored":
@@ -109,7 +139,30 @@ def tile_shape(placement: Placement, level: int) -> TileShape:
         shift=shift,
         level=level,
         kind=kind,
+        edge=round(EDGE_WIDTH + EDGE_STEP * level, 2),
     )
+
+
+def points_by_level(board: Board) -> list[tuple[int, int]]:
+    """A display's score by level, from level 1 up (level 0 scores nothing): (level, points)."""
+    points: dict[int, int] = {}
+    for placement, level in board.tiles:
+        if level and placement.kind == "number" and not placement.mirrored:
+            points[level] = points.get(level, 0) + placement.number * level
+    return [(level, points.get(level, 0)) for level in range(1, board.height())]
+
+
+def legend() -> list[dict[str, str]]:
+    """The look of one number tile on levels 0-3, for the legend under a board."""
+    return [
+        {
+            "level": str(level),
+            "fill": shade(NUMBER_COLOURS[5], level),
+            "edge": _number(EDGE_WIDTH + EDGE_STEP * level),
+            "x": _number(level * 1.4),
+        }
+        for level in range(4)
+    ]
 
 
 def _bounds(cells: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:
@@ -139,6 +192,10 @@ def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]
     tile), so the markup is kept.
     """
     shapes = sorted((tile_shape(p, level) for p, level in tiles), key=lambda t: (t.level, t.cells))
+    top: dict[tuple[int, int], int] = {}
+    for t in shapes:
+        for cell in t.cells:
+            top[cell] = t.level
     context = {
         "tiles": [
             {
@@ -147,10 +204,14 @@ def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]
                 "shift": _number(t.shift),
                 "label": t.label,
                 "fill": t.fill,
+                "edge": _number(t.edge),
                 "squares": t.squares,
                 "outline": t.outline,
                 "label_x": _number(t.label_x),
                 "label_y": _number(t.label_y),
+                "under": top[_label_cell(frozenset(t.cells))] > t.level,
+                "badge_x": _number(t.label_x - 0.32),
+                "badge_y": _number(t.label_y - 0.32),
             }
             for t in shapes
         ]
@@ -164,6 +225,19 @@ def _grid_path(x0: int, y0: int, w: int, h: int) -> str:
     return _grid(x0, y0, w, h)
 
 
+#: A player's own board is drawn at least this many CSS pixels per square where the screen
+#: is narrow (the board then scrolls inside its frame).
+SQUARE_PX = 30
+
+
+def _axes(x0: int, y0: int, w: int, h: int) -> dict[str, list[tuple[str, str, str]]]:
+    """Coordinates along the top row and the left column of the view: (text, x, y)."""
+    return {
+        "columns": [(str(x), _number(x + 0.5), _number(y0 + 0.5)) for x in range(x0 + 1, x0 + w)],
+        "rows": [(str(y), _number(x0 + 0.5), _number(y + 0.5)) for y in range(y0 + 1, y0 + h)],
+    }
+
+
 def board_svg(
     board: Board,
     *,
@@ -173,9 +247,12 @@ def board_svg(
     interactive: bool = False,
     css_class: str = "board",
     highlight: Iterable[Placement] = (),
+    coordinates: bool = False,
 ) -> SafeString:
     """Render ``board`` (and an optional ghost tile) as inline SVG markup; the tiles in
-    ``highlight`` (those just placed, in a replay) are outlined."""
+    ``highlight`` (those just placed, in a replay) are outlined. With ``coordinates`` the
+    top row and left column carry the squares' coordinates (for placing by coordinates), and
+    the picture has a size in pixels that narrow screens keep (``SQUARE_PX`` a square)."""
     tiles, cells = _tiles(board.tiles)
     marked = set(highlight)
     highlights = [
@@ -207,5 +284,8 @@ def board_svg(
         "title": title,
         "interactive": interactive,
         "css_class": css_class,
+        "axes": _axes(x0, y0, w, h) if coordinates else None,
+        "px_w": w * SQUARE_PX,
+        "px_h": h * SQUARE_PX,
     }
     return SafeString(render_to_string("games/nmbr9/board.svg", context))
