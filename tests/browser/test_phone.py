@@ -1,0 +1,62 @@
+"""Every page on a phone (390 CSS px wide) in headless Chromium: nothing makes the page
+scroll sideways, and no page has a JavaScript error."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.services import puzzles
+from tests.browser.test_match import log_in
+from tests.test_match_services import make_match, play_to_end
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def test_no_page_scrolls_sideways_on_a_phone(open_browser, alice, bob):
+    finished = make_match(alice, bob, seed=5)
+    play_to_end(finished, [alice, bob])
+    services.rate_match(finished.pk)
+    running = make_match(alice, bob, seed=6)
+    solo = services.start_solo(alice, seed=4)
+    puzzle = puzzles.publish_daily()
+    offer = puzzles.offer_challenge(
+        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+    )
+    session = open_browser(**PHONE)
+    page = log_in(session, "alice")
+    pages = [
+        "/",
+        running.get_absolute_url(),
+        solo.get_absolute_url(),
+        finished.get_absolute_url(),
+        f"/game/{finished.pk}/replay/?round=7",
+        "/leaderboard/",
+        "/leaderboard/?board=streaks",
+        "/leaderboard/?board=solo&game=nmbr9",
+        "/leaderboard/?game=nmbr9&pool=solving",
+        "/@/alice/",
+        "/@/bob/",
+        "/daily/",
+        f"/puzzle/{puzzle.pk}/",
+        f"/challenge/offer/{offer.pk}/",
+        "/daily/archive/",
+        "/challenge/new/",
+        "/lobby/",
+        "/match/new/",
+        "/solo/new/",
+        "/notifications/",
+        "/settings/",
+        "/help/nmbr9/",
+        "/help/nmbrs/",
+    ]
+    wide = {}
+    for path in pages:
+        response = session.goto(path)
+        assert response is not None and response.status < 400, path
+        expect(page.locator("main")).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    assert wide == {}
