@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from . import kernel as _kernel
 from .board import Board
 from .game import Game, _check_seed, deal
 from .placement import Placement
@@ -154,6 +155,11 @@ def _candidates(
 
 def _playout(board: Board, order: list[int], weights: Weights) -> int:
     """The final score when the policy places ``order`` on (a copy of) ``board``."""
+    compiled = _kernel.KERNEL
+    if compiled is not None:
+        score = compiled.playout(board._tiles, board._shapes, order, _kernel.weights_args(weights))
+        if score is not None:
+            return score
     board = board.copy()
     supply = Counter(order)
     for number in order:
