@@ -81,7 +81,15 @@ static Board *scratch[2];
 static Cands lists[2];
 static int busy = 0;
 
-static inline int popcount(row_t v)
+/* The valuation's helpers are inlined into score_all and best_next, which are compiled twice
+ * on x86: as is, and for processors with the POPCNT instruction (chosen at import), since
+ * counting bits is most of the work and the baseline x86-64 target has no such instruction. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define POPCNT_CLONES 1
+#endif
+#define HOT static inline __attribute__((always_inline))
+
+HOT int popcount(row_t v)
 {
     return __builtin_popcountll((uint64_t)v) + __builtin_popcountll((uint64_t)(v >> 64));
 }
@@ -372,7 +380,7 @@ static int generate(const Board *b, int sid, int max_level, int one, int loose, 
 /* ------------------------------------------------------------------ the valuation */
 
 /* policy._edges over rows r0 .. r0 + h - 1 of the mask. */
-static int edges(const row_t *m, int h, const row_t *other, int r0)
+HOT int edges(const row_t *m, int h, const row_t *other, int r0)
 {
     int n = 0;
     for (int k = 0; k < h; k++) {
@@ -386,7 +394,7 @@ static int edges(const row_t *m, int h, const row_t *other, int r0)
 
 /* policy._holes, policy._thick and policy._fit counted over the rows lo .. hi of ``t``
  * (indices into a small buffer); each reads at most two rows either side. */
-static int holes_rows(const row_t *t, int lo, int hi)
+HOT int holes_rows(const row_t *t, int lo, int hi)
 {
     int n = 0;
     for (int r = lo; r <= hi; r++) {
@@ -397,12 +405,12 @@ static int holes_rows(const row_t *t, int lo, int hi)
     return n;
 }
 
-static inline row_t block2(const row_t *t, int r)
+HOT row_t block2(const row_t *t, int r)
 {
     return t[r] & t[r] >> 1 & t[r + 1] & t[r + 1] >> 1;
 }
 
-static int thick_rows(const row_t *t, int lo, int hi)
+HOT int thick_rows(const row_t *t, int lo, int hi)
 {
     int n = 0;
     for (int r = lo; r <= hi; r++) {
@@ -414,7 +422,7 @@ static int thick_rows(const row_t *t, int lo, int hi)
     return n;
 }
 
-static int fit_rows(const row_t *t, int lo, int hi)
+HOT int fit_rows(const row_t *t, int lo, int hi)
 {
     int n = 0;
     for (int r = lo; r <= hi; r++) {
@@ -429,23 +437,23 @@ static int fit_rows(const row_t *t, int lo, int hi)
 /* Buffer rows: index i is board row r0 - 3 + i; the mask covers indices 3 .. 3 + h - 1. */
 #define BUF 12
 
-static int holes_diff(const row_t *old, const row_t *new, int h)
+HOT int holes_diff(const row_t *old, const row_t *new, int h)
 {
     return holes_rows(new, 2, h + 3) - holes_rows(old, 2, h + 3);
 }
 
-static int thick_diff(const row_t *old, const row_t *new, int h)
+HOT int thick_diff(const row_t *old, const row_t *new, int h)
 {
     return thick_rows(new, 2, h + 3) - thick_rows(old, 2, h + 3);
 }
 
-static int fit_diff(const row_t *old, const row_t *new, int h)
+HOT int fit_diff(const row_t *old, const row_t *new, int h)
 {
     return fit_rows(new, 1, h + 2) - fit_rows(old, 1, h + 2);
 }
 
 /* policy._score of one candidate. ``area`` holds the context's area per level. */
-static double score_one(const Board *b, const Weights *w, const double *area, double phase,
+HOT double score_one(const Board *b, const Weights *w, const double *area, double phase,
                         int sid, const Cand *cand, int best_level)
 {
     const Orient *o = &orients[sid][cand->rot];
@@ -501,14 +509,14 @@ static double score_one(const Board *b, const Weights *w, const double *area, do
 }
 
 /* The context's area per level 0 .. height: area[min(level, len(area) - 1)]. */
-static void context_area(const Board *b, const Weights *w, double *area)
+HOT void context_area(const Board *b, const Weights *w, double *area)
 {
     for (int level = 0; level <= b->nlevels; level++)
         area[level] = w->area[level < w->narea - 1 ? level : w->narea - 1];
 }
 
 /* Values every candidate of ``list`` (generated for shape ``sid`` on ``b``). */
-static void score_all(const Board *b, const Weights *w, int remaining, int sid, Cands *list)
+HOT void score_all_body(const Board *b, const Weights *w, int remaining, int sid, Cands *list)
 {
     double area[MAXL + 2];
     double phase = (double)remaining / 19.0;
@@ -517,6 +525,24 @@ static void score_all(const Board *b, const Weights *w, int remaining, int sid, 
     for (Py_ssize_t i = 0; i < list->n; i++)
         list->v[i] = score_one(b, w, area, phase, sid, &list->c[i], best_level);
 }
+
+typedef void (*score_all_fn)(const Board *, const Weights *, int, int, Cands *);
+
+static void score_all_plain(const Board *b, const Weights *w, int remaining, int sid, Cands *list)
+{
+    score_all_body(b, w, remaining, sid, list);
+}
+
+#ifdef POPCNT_CLONES
+__attribute__((target("popcnt"))) static void score_all_popcnt(const Board *b, const Weights *w,
+                                                               int remaining, int sid,
+                                                               Cands *list)
+{
+    score_all_body(b, w, remaining, sid, list);
+}
+#endif
+
+static score_all_fn score_all = score_all_plain;
 
 /* The index of the policy's choice among the valued candidates: the first whose value is
  * within 1e-9 of the best. */
@@ -830,8 +856,8 @@ static PyObject *k_scored(PyObject *self, PyObject *args)
 
 /* policy._best_next: the expected value of the best placement of the next tile on ``b``.
  * ``numbers``/``counts``: the supply in its order. 0, 1 when unanswerable, -1 on error. */
-static int best_next(const Board *b, const Weights *w, const int *numbers, const long *counts,
-                     int nsupply, double *out)
+HOT int best_next_body(const Board *b, const Weights *w, const int *numbers, const long *counts,
+                      int nsupply, double *out)
 {
     long total = 0;
     for (int i = 0; i < nsupply; i++)
@@ -863,6 +889,27 @@ static int best_next(const Board *b, const Weights *w, const int *numbers, const
     *out = expected;
     return 0;
 }
+
+typedef int (*best_next_fn)(const Board *, const Weights *, const int *, const long *, int,
+                           double *);
+
+static int best_next_plain(const Board *b, const Weights *w, const int *numbers,
+                           const long *counts, int nsupply, double *out)
+{
+    return best_next_body(b, w, numbers, counts, nsupply, out);
+}
+
+#ifdef POPCNT_CLONES
+__attribute__((target("popcnt"))) static int best_next_popcnt(const Board *b, const Weights *w,
+                                                              const int *numbers,
+                                                              const long *counts, int nsupply,
+                                                              double *out)
+{
+    return best_next_body(b, w, numbers, counts, nsupply, out);
+}
+#endif
+
+static best_next_fn best_next = best_next_plain;
 
 PyDoc_STRVAR(choose_doc,
              "choose(tiles, shapes, number, remaining, weights, lookahead, supply)\n"
@@ -1064,5 +1111,12 @@ PyMODINIT_FUNC PyInit__kernel(void)
     str_rotation = PyUnicode_InternFromString("rotation");
     if (str_x == NULL || str_y == NULL || str_rotation == NULL)
         return NULL;
+#ifdef POPCNT_CLONES
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt")) {
+        score_all = score_all_popcnt;
+        best_next = best_next_popcnt;
+    }
+#endif
     return PyModule_Create(&module);
 }
