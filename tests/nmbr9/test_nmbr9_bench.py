@@ -47,7 +47,20 @@ def test_kernel_benchmark_runs(capsys):
     from bench.kernel import main as kernel_main
     from games.nmbr9 import kernel
 
-    kernel_main(["--repeat", "1", "--games", "1", "--strong-games", "0", "--pars", "1"])
+    kernel_main(
+        [
+            "--repeat",
+            "1",
+            "--games",
+            "1",
+            "--strong-games",
+            "0",
+            "--pars",
+            "1",
+            "--par-effort",
+            "0.05",
+        ]
+    )
     out = capsys.readouterr().out
     if kernel.KERNEL is None:
         assert "nothing to compare" in out
