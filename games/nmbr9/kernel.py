@@ -62,9 +62,15 @@ def pure_python() -> Iterator[None]:
         KERNEL = saved
 
 
-@lru_cache(maxsize=64)
 def weights_args(weights: Weights) -> tuple:
     """``weights`` as the kernel reads them."""
+    try:
+        return _cached_args(weights)
+    except TypeError:  # unhashable (an area given as a list)
+        return _args(weights)
+
+
+def _args(weights: Weights) -> tuple:
     return (
         weights.points,
         tuple(weights.area),
@@ -76,3 +82,6 @@ def weights_args(weights: Weights) -> tuple:
         weights.waste,
         weights.climb,
     )
+
+
+_cached_args = lru_cache(maxsize=64)(_args)
