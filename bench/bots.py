@@ -2,7 +2,8 @@
 
 Per strength, the average score of seeded solo games (seeds 0..n-1) and the time per move
 (median, p95); then the average par of seeded puzzles and the time each search took. Games
-are shared out over ``--processes`` worker processes (one per core).
+are shared out over ``--processes`` worker processes (one per core). The engine is the compiled
+kernel when it is built, pure Python with ``NMBR9_PURE_PYTHON=1`` (the same games, slower).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.movegen import percentile
+from games.nmbr9 import kernel
 from games.nmbr9.bots import STRENGTHS, bot_game
 from games.nmbr9.puzzle import par, puzzle
 
@@ -38,6 +40,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
 
+    engine = "the compiled kernel" if kernel.KERNEL is not None else "pure Python"
+    print(f"engine: {engine} (NMBR9_PURE_PYTHON=1 for pure Python)")
     with contextlib.ExitStack() as stack:
         mapper = map
         if args.processes > 1:

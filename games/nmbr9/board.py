@@ -30,6 +30,7 @@ from typing import Any
 
 from games.contract import IllegalMove
 
+from . import kernel as _kernel
 from .placement import (
     InvalidPlacement,
     Placement,
@@ -182,6 +183,28 @@ def _check_max_level(max_level: object) -> int | None:
     if isinstance(max_level, bool) or not isinstance(max_level, int) or max_level < 0:
         raise InvalidPlacement(f"max_level must be a whole number 0 or more, not {max_level!r}")
     return max_level
+
+
+def _shape_and_rules(
+    piece: object, relax: Collection[str], mirrored: object, max_level: object
+) -> tuple[int, Collection[str], int | None]:
+    """The shape index of ``piece`` and the checked ``relax`` and ``max_level``
+    (InvalidPlacement for a bad one)."""
+    if piece.__class__ is int and mirrored is False and 0 <= piece <= 9:  # type: ignore[operator]
+        sid = piece
+    else:
+        sid = _shape_of(piece, mirrored)
+    if relax or max_level is not None:
+        relax, max_level = Board._rules(relax, max_level)
+    return sid, relax, max_level  # type: ignore[return-value]
+
+
+def _kernel_rules(
+    sid: int, relax: Collection[str], max_level: int | None
+) -> tuple[int, int, bool, bool]:
+    """The compiled kernel's arguments for the rules (``relax`` without "bridge")."""
+    one = "one" in relax or sid in _FILLER_SHAPES
+    return sid, -1 if max_level is None else max_level, one, "loose" in relax
 
 
 def _missing_support_reason(offsets: tuple[tuple[int, int], ...], empty: list[bool]) -> str:
@@ -778,17 +801,20 @@ class Board:
     ) -> tuple[list[Placement], list[int]]:
         """The legal placements in order, and where each level's placements start (one more
         entry than levels: the end)."""
-        if piece.__class__ is int and mirrored is False and 0 <= piece <= 9:  # type: ignore[operator]
-            sid = piece
-        else:
-            sid = _shape_of(piece, mirrored)
-        if relax or max_level is not None:
-            relax, max_level = self._rules(relax, max_level)
+        sid, relax, max_level = _shape_and_rules(piece, relax, mirrored, max_level)
         piece, mirrored = PIECE_OF[sid]
         rotations = range(ROTATIONS_OF[sid])
         if not self._tiles:
             first = [_new_placement(piece, 0, 0, r, mirrored) for r in rotations]
             return first, [0, len(first)]
+        compiled = _kernel.KERNEL
+        if compiled is not None and "bridge" not in relax:
+            rules = _kernel_rules(sid, relax, max_level)
+            found = compiled.generate(self._tiles, self._shapes, *rules)
+            if found is not None:
+                coords, starts = found
+                placements = [_new_placement(piece, x, y, r, mirrored) for x, y, r in coords]
+                return placements, starts
         base = self._base
         min_x, min_y, max_x, max_y = self._bounds  # type: ignore[misc]
         near_edge = min(min_x, min_y) < -_SAFE or max(max_x, max_y) > _SAFE

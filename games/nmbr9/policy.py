@@ -19,15 +19,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .board import _MASKS, _STRIDE, Board
+from . import kernel as _kernel
+from .board import _MASKS, _STRIDE, Board, _kernel_rules, _shape_and_rules
 from .placement import Placement
-from .tiles import VALUES
+from .tiles import PIECE_OF, VALUES
 from .turn import Build, Fill, Move, Place, Reject, Reserve, Turn
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Weights", "choose", "choose_turn", "evaluate", "fallback_turn", "scored_moves"]
+__all__ = [
+    "Weights",
+    "best_moves",
+    "choose",
+    "choose_turn",
+    "evaluate",
+    "fallback_turn",
+    "scored_moves",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +203,39 @@ def _best_next(board: Board, supply: Mapping[int, int], weights: Weights) -> flo
     return expected
 
 
+def _compiled_moves(
+    board: Board,
+    number: int | str,
+    relax: frozenset[str],
+    mirrored: bool,
+    max_level: int | None,
+    remaining: int,
+    weights: Weights,
+    best: int = 0,
+) -> list[tuple[Placement, int, float]] | None:
+    """``scored_moves`` from the compiled kernel (with ``best`` > 0: its ``best`` best-valued
+    moves, best first, ties in the move order); None where the kernel cannot answer."""
+    compiled = _kernel.KERNEL
+    if compiled is None or remaining.__class__ is not int:
+        return None
+    sid, relax, max_level = _shape_and_rules(number, relax, mirrored, max_level)  # type: ignore[assignment]
+    if "bridge" in relax:
+        return None
+    found = compiled.scored(
+        board._tiles,
+        board._shapes,
+        *_kernel_rules(sid, relax, max_level),
+        remaining,
+        _kernel.weights_args(weights),
+        best,
+    )
+    if found is None:
+        return None
+    piece, mirror = PIECE_OF[sid]
+    new = Placement._unchecked
+    return [(new(piece, x, y, r, mirror), level, value) for x, y, r, level, value in found]
+
+
 def scored_moves(
     board: Board,
     number: int | str,
@@ -214,14 +256,41 @@ def scored_moves(
     >>> [(str(p), level, round(value, 2)) for p, level, value in scored_moves(Board(), 0)]
     [('0@0,0r0', 0, -0.54), ('0@0,0r1', 0, -0.54)]
     """
+    if remaining is None:
+        remaining = _remaining(board, supply)
+    found = _compiled_moves(board, number, relax, mirrored, max_level, remaining, weights)
+    if found is not None:
+        return found
     moves = board.legal_moves(number, relax, mirrored, max_level)
     if not moves:
         return []
-    if remaining is None:
-        remaining = _remaining(board, supply)
     context = _Context(board, remaining, weights)
     best_level = moves[-1][1]
     return [(p, level, _score(context, p, level, best_level)) for p, level in moves]
+
+
+def best_moves(
+    board: Board,
+    number: int,
+    count: int,
+    *,
+    supply: Mapping[int, int] | None = None,
+    weights: Weights = DEFAULT,
+) -> list[tuple[Placement, int, float]]:
+    """The ``count`` best-valued of ``scored_moves(board, number, supply=supply,
+    weights=weights)``, best first (equal values in the move order).
+
+    >>> [(str(p), round(value, 2)) for p, _, value in best_moves(Board("5@0,0r0"), 9, 2)]
+    [('9@3,0r0', 2.42), ('9@-2,-2r0', 1.81)]
+    """
+    if count > 0:
+        remaining = _remaining(board, supply)
+        found = _compiled_moves(board, number, frozenset(), False, None, remaining, weights, count)
+        if found is not None:
+            return found
+    scored = scored_moves(board, number, supply=supply, weights=weights)
+    scored.sort(key=lambda move: -move[2])
+    return scored[: max(count, 0)]
 
 
 def choose(
@@ -248,10 +317,33 @@ def choose(
     >>> board.is_legal(choose(Board("3@0,0r0 5@3,0r0"), 9))
     True
     """
+    remaining = _remaining(board, supply)
+    compiled = _kernel.KERNEL
+    if compiled is not None and number.__class__ is int and 0 <= number <= 9:
+        future = None
+        if lookahead > 0 and remaining > 0:
+            assumed = dict(supply) if supply is not None else _assumed_supply(board, number)
+            future = list(assumed.items())
+            if not all(n.__class__ is int and c.__class__ is int for n, c in future):
+                future = None
+        if future is not None or lookahead <= 0 or remaining <= 0:
+            found = compiled.choose(
+                board._tiles,
+                board._shapes,
+                number,
+                remaining,
+                _kernel.weights_args(weights),
+                lookahead,
+                future,
+            )
+            if found:
+                best = [Placement._unchecked(number, x, y, r) for x, y, r in found]
+                if rng is not None and len(best) > 1:
+                    return rng.choice(best)
+                return best[0]
     scored = scored_moves(board, number, supply=supply, weights=weights)
     moves = [(placement, level) for placement, level, _ in scored]
     values = [value for _, _, value in scored]
-    remaining = _remaining(board, supply)
     if lookahead > 0 and remaining > 0 and len(moves) > 1:
         future = dict(supply) if supply is not None else _assumed_supply(board, number)
         order = sorted(range(len(moves)), key=lambda i: -values[i])[:lookahead]
@@ -333,9 +425,18 @@ class _Planner:
     ) -> tuple[Placement, int, float] | None:
         """The best-valued placement of ``number`` on ``board`` on a level higher than
         ``above`` (with ``relax``: on level 1 or higher), not one of ``exclude``, or None."""
-        moves = board.legal_moves(number, relax, mirrored, cap)
         if relax:
             above = max(above, 0)
+        found = _compiled_moves(board, number, relax, mirrored, cap, self.remaining, self.weights)
+        if found is not None:
+            if not found or found[-1][1] <= above:
+                return None
+            best = None
+            for placement, level, value in found:
+                if level > above and placement not in exclude and (best is None or value > best[2]):
+                    best = (placement, level, value)
+            return best
+        moves = board.legal_moves(number, relax, mirrored, cap)
         if not moves or moves[-1][1] <= above:
             return None
         context = _Context(board, self.remaining, self.weights)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .board import Board
 from .game import _check_seed, deal
 from .placement import Placement
-from .policy import DEFAULT, Weights, choose, scored_moves
+from .policy import DEFAULT, Weights, best_moves, choose
 from .tiles import DISTINCT_ROTATIONS
 
 __all__ = ["PAR_BEAM", "PAR_BRANCH", "ParResult", "PuzzleDeal", "par", "par_search", "puzzle"]
@@ -130,9 +130,9 @@ def par(
         supply = puzzle.supply_after(index)
         children: dict[frozenset[Placement], tuple[float, _Line, Placement]] = {}
         for line in lines:
-            scored = scored_moves(line.board, number, supply=supply, weights=weights)
-            scored.sort(key=lambda move: -move[2])
-            for placement, _, value in scored[:branch]:
+            for placement, _, value in best_moves(
+                line.board, number, branch, supply=supply, weights=weights
+            ):
                 key = frozenset((*line.placements, placement))
                 total = line.value + value
                 if key not in children or children[key][0] < total:

@@ -41,3 +41,34 @@ def test_bots_benchmark_runs(capsys):
             rf"^{strength} +2 games: average \d+\.\d +per move median \d+\.\d ms, p95", out, re.M
         )
     assert "strong" not in out and "par " not in out
+
+
+def test_kernel_benchmark_runs(capsys):
+    from bench.kernel import main as kernel_main
+    from games.nmbr9 import kernel
+
+    kernel_main(
+        [
+            "--repeat",
+            "1",
+            "--games",
+            "1",
+            "--strong-games",
+            "0",
+            "--pars",
+            "1",
+            "--par-effort",
+            "0.05",
+        ]
+    )
+    out = capsys.readouterr().out
+    if kernel.KERNEL is None:
+        assert "nothing to compare" in out
+        return
+    assert re.search(r"scored_moves\): pure Python \d+\.\d+ µs +kernel \d+\.\d+ µs", out)
+    assert re.search(r"same values: yes", out) and "same best: yes" in out
+    assert "same placements: yes" in out
+    assert re.search(r"^medium bot, 1 seeded games .*average \d+\.\d$", out, re.M)
+    assert re.search(r"speed-up \d+\.\dx +same games: yes", out)
+    assert "strong" not in out
+    assert re.search(r"speed-up \d+\.\dx +same result: yes", out)
