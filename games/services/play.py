@@ -43,8 +43,19 @@ def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
     Raises Match.DoesNotExist for a match they may not know of, and
     ``visibility.Hidden`` for one that would show them a puzzle order still secret to them.
     """
-    match = Match.objects.select_related("puzzle").get(pk=match_id)
-    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    # The match comes with its seats, in one query (every page and preview asks for both);
+    # only a match without seats is read on its own.
+    seats = list(
+        Seat.objects.filter(match_id=match_id)
+        .select_related("match__puzzle", "player")
+        .order_by("index")
+    )
+    if seats:
+        match = seats[0].match
+        for other in seats[1:]:
+            other.match = match
+    else:
+        match = Match.objects.select_related("puzzle").get(pk=match_id)
     seat = next((s for s in seats if user.is_authenticated and s.player_id == user.pk), None)
     visibility.check_match_visible(user, match, seat)
     return match, seats, seat
