@@ -20,7 +20,7 @@ from games import visibility
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Notification, Profile, Seat
 from games.services import deadlines
-from games.services.store import Changes, MatchView, MoveRefused, load, lock, view_of
+from games.services.store import Changes, MatchView, MoveRefused, keep, load, lock, view_of
 
 EXTENSION = timedelta(days=1)
 
@@ -101,6 +101,7 @@ def play(match_id: int, user, text: str, expected_ply: int) -> MatchView:
             seat.mail_reminder = False
             deadlines.settle(record, changes, timezone.now(), moved=seat)
             changes.flush()
+            transaction.on_commit(lambda: keep(record))
             return view_of(record, seat)
     except IntegrityError:
         # Somebody else's move took this ply first: answer from what is stored now.

@@ -144,6 +144,18 @@ def replay(
     return record
 
 
+def keep(record: Record) -> None:
+    """Remember the record's state as the one its moves lead to, for the pages that follow a
+    change (a player's next preview replays nothing). Called once the change is committed;
+    the caller changes the state no more."""
+    key = _key(record.match, record.seats, record.moves)
+    with _replaying:
+        _replayed[key] = record.state
+        _replayed.move_to_end(key)
+        while len(_replayed) > _REPLAYED:
+            _replayed.popitem(last=False)
+
+
 def _replay(match: Match, seats: list[Seat], moves: list[Move], rules: Rules) -> Record:
     state = rules.setup(match.players, match.seed, options_of(match))
     record = Record(match, seats, moves, rules, state)
