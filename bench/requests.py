@@ -4,7 +4,8 @@ Run with ``python -m bench.requests [--matches 20] [--profile N]`` (DATABASE_URL
 REDIS_URL as for bench.load). Like bench.load it runs with ``DEBUG=0`` behind a pretend TLS
 proxy, on two-player free-pace matches: each player loads the match page, then for each
 tile previews a spot beside the default one and places the default one, the two players
-taking turns. Printed: the median and p95 server time and the queries of each request kind
+taking turns. Printed: the median and p95 server time, the median CPU time of this process
+(what other programs on the machine disturb least) and the queries of each request kind
 (page, preview, placement), measured with Django's test client through the whole middleware
 stack, sessions from the cache, so that a change to the server's work per request can be
 compared before and after on a busy machine, where bench.load's figures are noisy.
@@ -54,11 +55,12 @@ HEADERS = {"HTTP_X_FORWARDED_PROTO": "https", "HTTP_ORIGIN": "https://127.0.0.1"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def report(name: str, seconds: list[float], queries: list[int]) -> None:
+def report(name: str, seconds: list[float], cpu: list[float], queries: list[int]) -> None:
     ms = [s * 1000 for s in seconds]
     print(
         f"{name:<10} n={len(ms):<5} median {statistics.median(ms):6.2f} ms   "
-        f"p95 {percentile(ms, 0.95):6.2f} ms   queries {min(queries)}-{max(queries)}"
+        f"p95 {percentile(ms, 0.95):6.2f} ms   CPU median {statistics.median(cpu) * 1000:6.2f} ms"
+        f"   queries {min(queries)}-{max(queries)}"
     )
 
 
@@ -87,12 +89,13 @@ def matches(count: int) -> list[tuple[int, list[Client]]]:
     return made
 
 
-def play(made, times: dict[str, list[float]], queries: dict[str, list[int]]) -> None:
+def play(made, times: dict, cpu: dict, queries: dict) -> None:
     def timed(kind: str, call, *args, **kwargs):
         with CaptureQueriesContext(connection) as ctx:
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             response = call(*args, secure=True, **kwargs)
             times[kind].append(time.perf_counter() - started)
+            cpu[kind].append(time.process_time() - used)
         queries[kind].append(len(ctx))
         assert response.status_code == 200, (kind, response.status_code)
         return response.text
@@ -133,18 +136,20 @@ def main(argv: list[str] | None = None) -> None:
     try:
         call_command("collectstatic", "--no-input", verbosity=0)
         made = matches(args.matches)
-        times: dict[str, list[float]] = {"page": [], "preview": [], "placement": []}
-        queries: dict[str, list[int]] = {"page": [], "preview": [], "placement": []}
+        kinds = ("page", "preview", "placement")
+        times: dict[str, list[float]] = {kind: [] for kind in kinds}
+        cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
+        queries: dict[str, list[int]] = {kind: [] for kind in kinds}
         profiler = cProfile.Profile() if args.profile else None
         started = time.perf_counter()
         if profiler:
             profiler.enable()
-        play(made, times, queries)
+        play(made, times, cpu, queries)
         if profiler:
             profiler.disable()
         elapsed = time.perf_counter() - started
         for kind in times:
-            report(kind, times[kind], queries[kind])
+            report(kind, times[kind], cpu[kind], queries[kind])
         placements = len(times["placement"])
         print(f"{placements} placements in {elapsed:.1f} s of one core")
         if profiler:
