@@ -10,8 +10,10 @@ moving to the next match when done, from one asyncio client process that speaks 
 HTTP/1.1 (a connection per request, as gunicorn's sync workers close each one). Every
 request has a time limit and the run a total one.
 
-Printed: placements per second, p50/p95/p99 latency per request kind, errors, and a check
-that every placement the site accepted is in the database exactly once and none other is.
+Printed: placements per second, p50/p95/p99 latency per request kind, errors, a check
+that every placement the site accepted is in the database exactly once and none other is,
+and the CPU time the gunicorn workers and the PostgreSQL backends spent per placement (read
+from /proc: the figure to compare on a machine that other programs share).
 Targets on the 2-core development machine: >= 150 placements/s, p95 <= 100 ms, no error,
 nothing lost. Run it while no test run uses the same database server (it uses the test
 database name).
@@ -235,6 +237,57 @@ def check_stored(results: Results) -> tuple[int, int]:
     return (accepted - stored).total(), (stored - accepted).total()
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc; none elsewhere)."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _cpu(pid: int) -> float:
+    """The CPU time, user and system, that process ``pid`` has used (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def site_cpu(gunicorn: int) -> dict[int, tuple[str, float]]:
+    """CPU time used so far by the gunicorn workers and by the PostgreSQL backends serving
+    the test database (the bench's own connection left out), by process."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid()"
+        )
+        backends = [row[0] for row in cursor.fetchall()]
+    used = {pid: ("gunicorn", _cpu(pid)) for pid in _children(gunicorn)}
+    used |= {pid: ("PostgreSQL", _cpu(pid)) for pid in backends}
+    return used
+
+
+def report_cpu(before: dict, after: dict, placements: int) -> None:
+    """The site's CPU time per placement (with its preview and its share of the pages): a
+    figure that other programs on a shared machine disturb far less than the rates."""
+    if not placements:
+        return
+    spent: dict[str, float] = defaultdict(float)
+    for pid, (kind, seconds) in after.items():
+        spent[kind] += seconds - before.get(pid, (kind, 0.0))[1]
+    figures = "   ".join(f"{kind} {spent[kind] / placements * 1000:.1f} ms" for kind in spent)
+    print(f"CPU per placement: {figures}")
+
+
 def report(results: Results, seconds: float) -> None:
     rate = len(results.placed) / seconds
     print(f"{len(results.placed)} placements in {seconds:.1f} s: {rate:.0f} placements/s")
@@ -308,8 +361,11 @@ def main(argv: list[str] | None = None) -> None:
             except OSError:
                 time.sleep(0.2)
         cpu = time.process_time()
+        before = site_cpu(children[-1].pid)
         results, seconds = asyncio.run(run_players(players, port, args.seconds))
+        after = site_cpu(children[-1].pid)
         report(results, seconds)
+        report_cpu(before, after, len(results.placed))
         print(f"the client's own CPU: {time.process_time() - cpu:.1f} s")
         print(f"database: {connection.vendor}, gunicorn workers: {args.workers}")
     finally:

@@ -2,7 +2,7 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from games.models import Notification
-from games.services import your_moves
+from games.services import owed_match_ids
 
 
 def unread(request: HttpRequest) -> dict:
@@ -21,10 +21,8 @@ def owed_matches(request: HttpRequest) -> list[int]:
     """The matches waiting for the viewer's move, most urgent first: one query per request,
     whoever asks (the tab title, the game page's "next game")."""
     if not hasattr(request, "_owed_matches"):
-        owed = your_moves(request.user) if request.user.is_authenticated else None
-        request._owed_matches = (
-            [] if owed is None else list(owed.values_list("match_id", flat=True))
-        )
+        user = request.user
+        request._owed_matches = owed_match_ids(user) if user.is_authenticated else []
     return request._owed_matches
 
 

@@ -446,7 +446,8 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         mv.is_player and not match.is_solo and mv.seat.deadline is None
     )
     if not match.is_solo:
-        context["log"] = adapter.log(mv)
+        # Made only when shown: a preview's partial has no log.
+        context["log"] = SimpleLazyObject(lambda: adapter.log(mv))
     if mv.is_player and not match.is_solo:
         context["other_moves"] = SimpleLazyObject(
             lambda: any(owed != match.pk for owed in owed_matches(request))

@@ -371,6 +371,24 @@ def test_a_double_submit_of_the_same_tile_is_accepted_once(alice, bob):
     assert seat_of(match, alice).progress == 1
 
 
+def test_the_state_after_a_committed_move_is_kept_for_the_next_look(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games.services import store
+
+    match = make_match(alice, bob, pace="free")
+    placement, ply = choice(match, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(match.pk, alice, f"place {placement}", ply)
+    replays = []
+    monkeypatch.setattr(store, "_replay", lambda *args: replays.append(args))
+    view = services.view_match(match.pk, alice)
+    assert replays == [] and view.ply == 1 and view.view.displays[0].progress == 1
+    monkeypatch.undo()
+    fresh = store._replay(match, view.seats, store.moves_of(match), store.rules_of(match))
+    assert services.load(match).state.view(0) == fresh.state.view(0)
+
+
 def test_a_move_by_another_player_does_not_make_a_page_out_of_date(alice, bob):
     match = make_match(alice, bob, pace="rounds")
     (for_alice, ply), (for_bob, _) = choice(match, alice), choice(match, bob)

@@ -72,3 +72,20 @@ def test_the_home_list_asks_the_same_number_of_queries_however_many_matches(clie
     make_match(alice, bob, seed=4)
     make_match(alice, bob, seed=5)
     assert count() == one
+
+
+def test_the_owed_match_ids_are_the_matches_of_your_moves_in_order(alice, bob, carol):
+    first = make_match(alice, bob, seed=3)
+    second = make_match(alice, bob, carol, seed=4)
+    third = make_match(alice, carol, seed=5, time_control="1d")
+    services.start_solo(alice)  # a solo game never waits for anyone
+    services.create_match(alice, players=2, time_control="1h", rated=False, invite=["carol"])
+    play(first, alice)  # bob owes the move there now
+
+    def ids(user) -> list[int]:
+        return list(services.your_moves(user).values_list("match_id", flat=True))
+
+    assert services.owed_match_ids(alice) == ids(alice) == [second.pk, third.pk]
+    for user in (bob, carol):
+        assert services.owed_match_ids(user) == ids(user)
+    assert services.owed_match_ids(bob) == [first.pk, second.pk]

@@ -38,6 +38,7 @@ from games.services.lobby import (
 from games.services.play import (
     extend,
     open_match,
+    owed_match_ids,
     play,
     resign,
     seen,
@@ -66,6 +67,7 @@ __all__ = [
     "load",
     "lock",
     "open_match",
+    "owed_match_ids",
     "personal_best",
     "play",
     "play_again",

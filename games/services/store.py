@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
@@ -66,13 +66,21 @@ def options_of(match: Match):
     return rules_of(match).options({**match.options, "players": match.players})
 
 
+class Made(NamedTuple):
+    """A stored move as a replay reads it: the seat that made it and its text."""
+
+    seat_id: int
+    text: str
+
+
 @dataclass(slots=True)
 class Record:
-    """A stored match and its game's state after its moves."""
+    """A stored match and its game's state after its moves (each move read as ``Made``, or
+    a ``Move`` made by the change at hand: both have ``seat_id`` and ``text``)."""
 
     match: Match
     seats: list[Seat]
-    moves: list[Move]
+    moves: list[Made | Move]
     rules: Rules
     state: Any
 
@@ -105,7 +113,7 @@ _REPLAYED = 256
 _replaying = threading.Lock()
 
 
-def _key(match: Match, seats: list[Seat], moves: list[Move]) -> tuple:
+def _key(match: Match, seats: list[Seat], moves: list[Made | Move]) -> tuple:
     index = {seat.pk: seat.index for seat in seats}
     made = tuple((index[m.seat_id], m.text) for m in moves)
     return (match.pk, match.game, match.seed, match.players, repr(match.options), made)
@@ -114,7 +122,7 @@ def _key(match: Match, seats: list[Seat], moves: list[Move]) -> tuple:
 def replay(
     match: Match,
     seats: list[Seat],
-    moves: list[Move],
+    moves: list[Made | Move],
     *,
     shared: bool = False,
     keep: bool = True,
@@ -144,7 +152,19 @@ def replay(
     return record
 
 
-def _replay(match: Match, seats: list[Seat], moves: list[Move], rules: Rules) -> Record:
+def keep(record: Record) -> None:
+    """Remember the record's state as the one its moves lead to, for the pages that follow a
+    change (a player's next preview replays nothing). Called once the change is committed;
+    the caller changes the state no more."""
+    key = _key(record.match, record.seats, record.moves)
+    with _replaying:
+        _replayed[key] = record.state
+        _replayed.move_to_end(key)
+        while len(_replayed) > _REPLAYED:
+            _replayed.popitem(last=False)
+
+
+def _replay(match: Match, seats: list[Seat], moves: list[Made | Move], rules: Rules) -> Record:
     state = rules.setup(match.players, match.seed, options_of(match))
     record = Record(match, seats, moves, rules, state)
     by_pk = {seat.pk: seat for seat in seats}
@@ -153,8 +173,18 @@ def _replay(match: Match, seats: list[Seat], moves: list[Move], rules: Rules) ->
     return record
 
 
-def moves_of(match: Match) -> list[Move]:
-    return list(Move.objects.filter(match=match).order_by("ply"))
+def moves_of(match: Match) -> list[Made]:
+    """The match's moves in order: one plain query, read into tuples, as every page and
+    preview reads them (made into ``Move`` objects they took longer than the replay)."""
+    meta = Move._meta
+    quote = connection.ops.quote_name
+    seat, text, match_id, ply = (
+        quote(meta.get_field(name).column) for name in ("seat", "text", "match", "ply")
+    )
+    sql = f"SELECT {seat}, {text} FROM {quote(meta.db_table)} WHERE {match_id} = %s ORDER BY {ply}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match.pk])
+        return [Made(*row) for row in cursor.fetchall()]
 
 
 def load(match: Match, seats: list[Seat] | None = None) -> Record:

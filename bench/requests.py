@@ -1,0 +1,162 @@
+"""Server time of bench.load's requests, in-process: no HTTP, no other process.
+
+Run with ``python -m bench.requests [--matches 20] [--profile N]`` (DATABASE_URL and
+REDIS_URL as for bench.load). Like bench.load it runs with ``DEBUG=0`` behind a pretend TLS
+proxy, on two-player free-pace matches: each player loads the match page, then for each
+tile previews a spot beside the default one and places the default one, the two players
+taking turns. Printed: the median and p95 server time, the median CPU time of this process
+(what other programs on the machine disturb least) and the queries of each request kind
+(page, preview, placement), measured with Django's test client through the whole middleware
+stack, sessions from the cache, so that a change to the server's work per request can be
+compared before and after on a busy machine, where bench.load's figures are noisy.
+``--profile N``: the N functions that take the most time (cProfile, cumulative).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import re
+import statistics
+import time
+import uuid
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
+os.environ["DEBUG"] = "0"
+os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
+os.environ.setdefault("SITE_URL", "https://127.0.0.1")
+os.environ["BEHIND_TLS_PROXY"] = "1"
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    setup_databases,
+    setup_test_environment,
+    teardown_databases,
+)
+
+from bench.movegen import percentile  # noqa: E402
+from games import services  # noqa: E402
+
+GHOST = re.compile(r'data-x="(-?\d+)" data-y="(-?\d+)" data-rotation="(\d)"')
+PLY = re.compile(r'name="ply" value="(\d+)"')
+NUMBER = re.compile(r'name="number" value="(\d)"')
+HEADERS = {"HTTP_X_FORWARDED_PROTO": "https", "HTTP_ORIGIN": "https://127.0.0.1"}
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def report(name: str, seconds: list[float], cpu: list[float], queries: list[int]) -> None:
+    ms = [s * 1000 for s in seconds]
+    print(
+        f"{name:<10} n={len(ms):<5} median {statistics.median(ms):6.2f} ms   "
+        f"p95 {percentile(ms, 0.95):6.2f} ms   CPU median {statistics.median(cpu) * 1000:6.2f} ms"
+        f"   queries {min(queries)}-{max(queries)}"
+    )
+
+
+def matches(count: int) -> list[tuple[int, list[Client]]]:
+    """``count`` started two-player free-pace matches, each with a client per player."""
+    made = []
+    for i in range(count):
+        first = User.objects.create_user(f"a{i}", f"a{i}@example.com", None)
+        second = User.objects.create_user(f"b{i}", f"b{i}@example.com", None)
+        match = services.create_match(
+            first,
+            players=2,
+            options={"pace": "free"},
+            time_control="1d",
+            rated=True,
+            invite=[second.username],
+        )
+        services.join(match.pk, second)
+        clients = []
+        for user in (first, second):
+            client = Client(**HEADERS)
+            client.force_login(user)
+            client.get("/", secure=True)  # loads the middleware: not a request's own time
+            clients.append(client)
+        made.append((match.pk, clients))
+    return made
+
+
+def play(made, times: dict, cpu: dict, queries: dict) -> None:
+    def timed(kind: str, call, *args, **kwargs):
+        with CaptureQueriesContext(connection) as ctx:
+            started, used = time.perf_counter(), time.process_time()
+            response = call(*args, secure=True, **kwargs)
+            times[kind].append(time.perf_counter() - started)
+            cpu[kind].append(time.process_time() - used)
+        queries[kind].append(len(ctx))
+        assert response.status_code == 200, (kind, response.status_code)
+        return response.text
+
+    for match_id, clients in made:
+        url = f"/game/{match_id}/"
+        texts = [timed("page", client.get, url) for client in clients]
+        while True:
+            moved = False
+            for i, client in enumerate(clients):
+                text = texts[i]
+                ghost, ply, number = GHOST.search(text), PLY.search(text), NUMBER.search(text)
+                if ghost is None or ply is None or number is None:
+                    continue
+                x, y, rotation = (int(v) for v in ghost.groups())
+                query = {"x": x + 1, "y": y, "rotation": rotation}
+                timed("preview", client.get, url, query, **HTMX)
+                data = {
+                    "number": number.group(1),
+                    "x": x,
+                    "y": y,
+                    "rotation": rotation,
+                    "ply": ply.group(1),
+                }
+                texts[i] = timed("placement", client.post, f"{url}play/", data, **HTMX)
+                moved = True
+            if not moved:
+                break
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.requests", description=__doc__)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--profile", type=int, default=0)
+    args = parser.parse_args(argv)
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        call_command("collectstatic", "--no-input", verbosity=0)
+        made = matches(args.matches)
+        kinds = ("page", "preview", "placement")
+        times: dict[str, list[float]] = {kind: [] for kind in kinds}
+        cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
+        queries: dict[str, list[int]] = {kind: [] for kind in kinds}
+        profiler = cProfile.Profile() if args.profile else None
+        started = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        play(made, times, cpu, queries)
+        if profiler:
+            profiler.disable()
+        elapsed = time.perf_counter() - started
+        for kind in times:
+            report(kind, times[kind], cpu[kind], queries[kind])
+        placements = len(times["placement"])
+        print(f"{placements} placements in {elapsed:.1f} s of one core")
+        if profiler:
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+    finally:
+        teardown_databases(old, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
