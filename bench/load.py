@@ -12,8 +12,8 @@ request has a time limit and the run a total one.
 
 Printed: placements per second, p50/p95/p99 latency per request kind, errors, a check
 that every placement the site accepted is in the database exactly once and none other is,
-and the CPU time the gunicorn workers and the PostgreSQL backends spent per placement (read
-from /proc: the figure to compare on a machine that other programs share).
+and the CPU time the gunicorn workers spent per request and per placement (read from /proc:
+the figures to compare on a machine that other programs share).
 Targets on the 2-core development machine: >= 150 placements/s, p95 <= 100 ms, no error,
 nothing lost. Run it while no test run uses the same database server (it uses the test
 database name).
@@ -262,30 +262,24 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def site_cpu(gunicorn: int) -> dict[int, tuple[str, float]]:
-    """CPU time used so far by the gunicorn workers and by the PostgreSQL backends serving
-    the test database (the bench's own connection left out), by process."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-            " AND pid <> pg_backend_pid()"
-        )
-        backends = [row[0] for row in cursor.fetchall()]
-    used = {pid: ("gunicorn", _cpu(pid)) for pid in _children(gunicorn)}
-    used |= {pid: ("PostgreSQL", _cpu(pid)) for pid in backends}
-    return used
+def web_cpu(gunicorn: int) -> dict[int, float]:
+    """The CPU time used so far by each of gunicorn's workers."""
+    return {pid: _cpu(pid) for pid in _children(gunicorn)}
 
 
-def report_cpu(before: dict, after: dict, placements: int) -> None:
-    """The site's CPU time per placement (with its preview and its share of the pages): a
-    figure that other programs on a shared machine disturb far less than the rates."""
-    if not placements:
+def report_cpu(before: dict[int, float], after: dict[int, float], results: Results) -> None:
+    """The gunicorn workers' CPU time per request and per placement: figures that other
+    programs on a shared machine disturb far less than the rates and latencies. (PostgreSQL's
+    share is left out: its backends are replaced as their connections age, and its server
+    serves other databases too.)"""
+    requests = sum(len(times) for times in results.times.values())
+    if not requests or not results.placed:
         return
-    spent: dict[str, float] = defaultdict(float)
-    for pid, (kind, seconds) in after.items():
-        spent[kind] += seconds - before.get(pid, (kind, 0.0))[1]
-    figures = "   ".join(f"{kind} {spent[kind] / placements * 1000:.1f} ms" for kind in spent)
-    print(f"CPU per placement: {figures}")
+    spent = sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items()) * 1000
+    print(
+        f"gunicorn workers' CPU: {spent / requests:.1f} ms per request, "
+        f"{spent / len(results.placed):.1f} ms per placement"
+    )
 
 
 def report(results: Results, seconds: float) -> None:
@@ -361,11 +355,11 @@ def main(argv: list[str] | None = None) -> None:
             except OSError:
                 time.sleep(0.2)
         cpu = time.process_time()
-        before = site_cpu(children[-1].pid)
+        before = web_cpu(children[-1].pid)
         results, seconds = asyncio.run(run_players(players, port, args.seconds))
-        after = site_cpu(children[-1].pid)
+        after = web_cpu(children[-1].pid)
         report(results, seconds)
-        report_cpu(before, after, len(results.placed))
+        report_cpu(before, after, results)
         print(f"the client's own CPU: {time.process_time() - cpu:.1f} s")
         print(f"database: {connection.vendor}, gunicorn workers: {args.workers}")
     finally:
