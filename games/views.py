@@ -440,6 +440,8 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         context["polling"] = match.status == Match.Status.WAITING
         return context
     adapter = web.adapter_for(match.game)
+    if "preview" in query:  # a partial of the turn alone, or a whole page with the turn
+        query = {**query, "preview": bool(request.htmx and query["preview"])}
     context.update(adapter.context(mv, **query))
     context["game_template"] = adapter.template
     context["polling"] = match.status == Match.Status.ACTIVE and (

@@ -200,7 +200,8 @@ def seeds_sharing_the_first_card() -> tuple[int, int]:
 
 
 def normalised(html: str, match: Match) -> str:
-    html = html.replace(f"/game/{match.pk}/", "/game/N/").replace(f"#{match.pk}", "#N")
+    html = html.replace(f"/game/{match.pk}/", "/game/N/")
+    html = re.sub(rf"#{match.pk}(?![0-9a-f])", "#N", html)  # "Match #9", not a colour #9a6e3c
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
     html = re.sub(r'"x-csrftoken": "[^"]+"', "", html)
     html = re.sub(r'nonce="[^"]+"', "", html)
@@ -342,3 +343,16 @@ def test_home_and_lobby_queries_do_not_grow_with_the_lists(client, alice, bob, p
         make_match(alice, bob, seed=number)
         seek(number)
     assert count_queries() == few
+
+
+def test_a_preview_draws_no_opponents_boards_but_a_page_with_a_ghost_does(client, alice, bob):
+    match = make_match(alice, bob, pace="free")
+    play_tile(client, match, bob)
+    client.force_login(alice)
+    url = reverse("game", args=[match.pk])
+    spot = {"x": "3", "y": "0", "rotation": "0"}
+    preview = client.get(url, spot, **HTMX)
+    assert preview.status_code == 200 and "data-ghost" in preview.text
+    assert "data-opponent" not in preview.text
+    page = client.get(url, spot)  # the same address without JavaScript: the whole page
+    assert "data-ghost" in page.text and 'data-opponent="bob"' in page.text

@@ -430,25 +430,31 @@ class Nmbr9Web:
             "lost": view.lost,
         }
         waiting = set(view.waiting_for)
-        context["displays"] = [
-            Display(
-                seat=seats[d.player],
-                score=d.score,
-                svg=board_svg(
-                    board,
-                    title=_("Display of %(player)s") % {"player": seats[d.player].player.username},
-                    css_class="board" if d.player == focus else "board small",
-                ),
-                placed=d.progress,
-                to_move=d.player in waiting,
-                specials_used=tuple(special_label(n) for n in d.specials_used),
-                fillers_used=d.fillers_used,
-                levels=tuple(points_by_level(board)),
-            )
-            for d in view.displays
-            if d.player != me
-            for board in (d.board(),)
-        ]
+        # A preview shows only the turn: the opponents' boards are drawn for pages alone.
+        context["displays"] = (
+            []
+            if preview
+            else [
+                Display(
+                    seat=seats[d.player],
+                    score=d.score,
+                    svg=board_svg(
+                        board,
+                        title=_("Display of %(player)s")
+                        % {"player": seats[d.player].player.username},
+                        css_class="board" if d.player == focus else "board small",
+                    ),
+                    placed=d.progress,
+                    to_move=d.player in waiting,
+                    specials_used=tuple(special_label(n) for n in d.specials_used),
+                    fillers_used=d.fillers_used,
+                    levels=tuple(points_by_level(board)),
+                )
+                for d in view.displays
+                if d.player != me
+                for board in (d.board(),)
+            ]
+        )
         ghost = None
         if decision is not None:
             ghost = self._compose(mv, context, compose or Compose(), at)
