@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bench.movegen import percentile
 from games.nmbr9 import kernel
 from games.nmbr9.bots import STRENGTHS, bot_game
-from games.nmbr9.puzzle import par, puzzle
+from games.nmbr9.puzzle import best_par, puzzle
 
 
 def _game(job: tuple[str, int]) -> tuple[int, list[float]]:
@@ -28,7 +28,7 @@ def _game(job: tuple[str, int]) -> tuple[int, list[float]]:
 
 def _par(seed: int) -> tuple[int, float]:
     started = time.perf_counter()
-    score = par(puzzle(seed)).score
+    score = best_par(puzzle(seed)).score
     return score, time.perf_counter() - started
 
 

@@ -15,8 +15,7 @@ from games import services
 from games.models import ChallengeOffer, DailyResult, Match, Move, Puzzle, Rating, Seat
 from games.nmbr9 import Placement, deal
 from games.nmbr9.policy import choose
-from games.nmbr9.puzzle import par as search_par
-from games.nmbr9.puzzle import par_search
+from games.nmbr9.puzzle import best_par
 from games.nmbr9.puzzle import puzzle as puzzle_deal
 from games.registry import puzzle_rules
 from games.services import MoveRefused, puzzles
@@ -61,7 +60,7 @@ def test_recompute_par_searches_every_puzzle_again_with_a_progress_bar():
     call_command("recompute_par", "--effort", "0.02", stdout=out)
     assert "Searching par [##############################] 3/3" in out.getvalue()
     for p in Puzzle.objects.all():
-        assert p.par == search_par(puzzle_deal(p.seed), **par_search(0.02)).score
+        assert p.par == best_par(puzzle_deal(p.seed), 0.02).score
         assert len(p.par_line) == 19 and par_line_score(p) == p.par
     with pytest.raises(CommandError, match="effort"):
         call_command("recompute_par", "--effort", "0", stdout=StringIO())
@@ -368,9 +367,8 @@ def test_the_beat_job_run_twice_by_the_worker_publishes_one_daily(celery_worker)
 def test_new_puzzles_get_their_par_from_the_worker(celery_worker):
     call_command("make_puzzles", "2", stdout=StringIO())
     wait_for(lambda: Puzzle.objects.filter(par__isnull=False).count() == 2, timeout=30)
-    search = par_search(settings.PUZZLE_PAR_EFFORT)
     for p in Puzzle.objects.all():
-        assert p.par == search_par(puzzle_deal(p.seed), **search).score
+        assert p.par == best_par(puzzle_deal(p.seed), settings.PUZZLE_PAR_EFFORT).score
 
 
 @pytest.mark.django_db(transaction=True)

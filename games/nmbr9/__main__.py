@@ -19,7 +19,7 @@ from .bots import STRENGTHS, bot_game
 from .game import MAX_REMOVED, VARIANTS, Game, GameError, Options
 from .placement import Placement
 from .policy import choose_turn
-from .puzzle import par, par_search, puzzle
+from .puzzle import best_par, puzzle
 
 
 def play(seed: int, removed: int | str = 0, out=None, options: Options | None = None) -> int:
@@ -117,7 +117,7 @@ def pars(seeds: range, out=None, effort: float = 1.0) -> float:
     scores = []
     for seed in seeds:
         started = time.perf_counter()
-        result = par(puzzle(seed), **par_search(effort))
+        result = best_par(puzzle(seed), effort)
         scores.append(result.score)
         print(f"seed {seed}: par {result.score}   {time.perf_counter() - started:.1f} s", file=out)
     average = sum(scores) / len(scores)

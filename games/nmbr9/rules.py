@@ -36,8 +36,7 @@ from games.contract import Due, IllegalMove, InvalidMove, Outcome, competition_r
 
 from .bots import STRENGTHS, bot_turn
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
-from .puzzle import par as search_par
-from .puzzle import par_search
+from .puzzle import best_par
 from .puzzle import puzzle as puzzle_deal
 from .setup import CARDS
 from .turn import InvalidTurn, Turn
@@ -211,7 +210,7 @@ class Nmbr9Rules:
         return self.puzzle_par_line(seed, effort)[0]
 
     def puzzle_par_line(self, seed: int, effort: float = 1.0) -> tuple[int, tuple[str, ...]]:
-        found = search_par(puzzle_deal(seed), **par_search(effort))
+        found = best_par(puzzle_deal(seed), effort)
         return found.score, tuple(f"place {p}" for p in found.placements[1:])
 
 

@@ -78,11 +78,11 @@ def test_the_bot_command_plays_a_game_per_seed():
 
 
 def test_the_par_command_prints_each_par_and_the_average():
-    from games.nmbr9.puzzle import par, par_search, puzzle
+    from games.nmbr9.puzzle import best_par, puzzle
 
     result = run("par", "--seeds", "5000-5001", "--effort", "0.02")
     assert result.returncode == 0, result.stderr
-    pars = [par(puzzle(seed), **par_search(0.02)).score for seed in (5000, 5001)]
+    pars = [best_par(puzzle(seed), 0.02).score for seed in (5000, 5001)]
     assert re.findall(r"^seed 500\d: par (\d+) ", result.stdout, re.M) == [str(p) for p in pars]
     assert f"average par {sum(pars) / 2:.1f} over 2 puzzles" in result.stdout
     assert run("par", "--effort", "2").returncode == 2

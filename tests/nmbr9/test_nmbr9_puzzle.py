@@ -94,3 +94,17 @@ def test_a_placement_from_the_start_is_judged_against_the_start_tile():
     with pytest.raises(ValueError):
         board.place(Placement(deal_.order[1], deal_.start.x, deal_.start.y, deal_.start.rotation))
     assert board.placements == (deal_.start,)
+
+
+def test_par_is_the_best_line_of_several_searches():
+    from games.nmbr9.puzzle import best_par, par_searches
+
+    searches = par_searches(0.03)
+    assert len(searches) > 1 and len({tuple(s.values()) for s in searches}) == len(searches)
+    for seed in (3, 5, 11):
+        deal_ = puzzle(seed)
+        each = [par(deal_, **search).score for search in searches]
+        found = best_par(deal_, 0.03)
+        assert found.score == max(each)
+        board = Board.from_placements(found.placements)  # the line reaches its score
+        assert board.score() == found.score and len(found.placements) == 20
