@@ -35,7 +35,7 @@ def _par(seed: int) -> tuple[int, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__)
     parser.add_argument("--games", type=int, default=1000, help="games for easy and medium")
-    parser.add_argument("--strong-games", type=int, default=50, help="games for strong")
+    parser.add_argument("--strong-games", type=int, default=1000, help="games for strong")
     parser.add_argument("--pars", type=int, default=100, help="puzzles whose par is searched")
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
