@@ -80,6 +80,20 @@ class Player:
     matches: list[int]
 
 
+def pair_match(first: User, second: User) -> int:
+    """A started two-player free-pace match between ``first`` and ``second``: its id."""
+    match = services.create_match(
+        first,
+        players=2,
+        options={"pace": "free"},
+        time_control="1d",
+        rated=True,
+        invite=[second.username],
+    )
+    services.join(match.pk, second)
+    return match.pk
+
+
 def make_players(count: int) -> list[Player]:
     """``count`` players in pairs, each pair with its series of started matches."""
     users = [
@@ -95,18 +109,10 @@ def make_players(count: int) -> list[Player]:
         players.append(Player(user.pk, session.session_key, []))
     for first, second in zip(users[::2], users[1::2], strict=True):
         for _ in range(MATCHES_PER_PAIR):
-            match = services.create_match(
-                first,
-                players=2,
-                options={"pace": "free"},
-                time_control="1d",
-                rated=True,
-                invite=[second.username],
-            )
-            services.join(match.pk, second)
+            match_id = pair_match(first, second)
             for player in players:
                 if player.user_id in (first.pk, second.pk):
-                    player.matches.append(match.pk)
+                    player.matches.append(match_id)
     return players
 
 

@@ -45,8 +45,8 @@ from django.test.utils import (  # noqa: E402
     teardown_databases,
 )
 
+from bench.load import pair_match  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
-from games import services  # noqa: E402
 
 GHOST = re.compile(r'data-x="(-?\d+)" data-y="(-?\d+)" data-rotation="(\d)"')
 PLY = re.compile(r'name="ply" value="(\d+)"')
@@ -70,22 +70,14 @@ def matches(count: int) -> list[tuple[int, list[Client]]]:
     for i in range(count):
         first = User.objects.create_user(f"a{i}", f"a{i}@example.com", None)
         second = User.objects.create_user(f"b{i}", f"b{i}@example.com", None)
-        match = services.create_match(
-            first,
-            players=2,
-            options={"pace": "free"},
-            time_control="1d",
-            rated=True,
-            invite=[second.username],
-        )
-        services.join(match.pk, second)
+        match_id = pair_match(first, second)
         clients = []
         for user in (first, second):
             client = Client(**HEADERS)
             client.force_login(user)
             client.get("/", secure=True)  # loads the middleware: not a request's own time
             clients.append(client)
-        made.append((match.pk, clients))
+        made.append((match_id, clients))
     return made
 
 
