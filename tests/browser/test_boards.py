@@ -8,8 +8,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Match
-from tests.browser.test_solo import ghost, log_in, wait_ghost
-from tests.conftest import PASSWORD
+from tests.browser.test_solo import ghost, log_in, solo_without_javascript, wait_ghost
 from tests.test_match_services import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -97,15 +96,8 @@ def test_the_board_on_a_phone(open_browser, alice):
 
 
 def test_without_javascript_the_board_shows_its_coordinates(browser, live_server, alice):
-    context = browser.new_context(
-        viewport={"width": 1000, "height": 800}, java_script_enabled=False
-    )
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.get_by_role("button", name="New solo game").click()
+    screen = {"viewport": {"width": 1000, "height": 800}}
+    context, page = solo_without_javascript(browser, live_server, "alice", **screen)
     axes = page.locator("[data-own-board] [data-coordinates]")
     expect(axes).to_be_visible()
     expect(axes.locator("text", has_text=re.compile(r"^0$")).first).to_be_visible()

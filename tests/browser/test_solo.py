@@ -152,16 +152,21 @@ def test_an_illegal_spot_shows_red_with_the_reason(open_browser, alice):
     expect(page.locator(".round strong")).to_have_text("2")
 
 
-def test_the_game_fits_a_phone_and_works_without_javascript(browser, live_server, alice):
-    context = browser.new_context(
-        viewport={"width": 375, "height": 740}, java_script_enabled=False, is_mobile=True
-    )
+def solo_without_javascript(browser, live_server, username: str, **options):
+    """A browser context without JavaScript in which ``username`` started a solo game."""
+    context = browser.new_context(java_script_enabled=False, **options)
     page = context.new_page()
     page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "alice")
+    page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("button", name="New solo game").click()
+    return context, page
+
+
+def test_the_game_fits_a_phone_and_works_without_javascript(browser, live_server, alice):
+    phone = {"viewport": {"width": 375, "height": 740}, "is_mobile": True}
+    context, page = solo_without_javascript(browser, live_server, "alice", **phone)
     match = Match.objects.get()
     game = services.load(match).state
     target = choose(game.board(0), game.current_number(0))
