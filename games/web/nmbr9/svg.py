@@ -44,6 +44,7 @@ MIN_SPAN = 12
 @dataclass(frozen=True, slots=True)
 class TileShape:
     cells: tuple[tuple[int, int], ...]
+    label_cell: tuple[int, int]
     squares: str
     outline: str
     label: str
@@ -130,6 +131,7 @@ def tile_shape(placement: Placement, level: int) -> TileShape:
         fill = MIRRORED_FILL
     return TileShape(
         cells=tuple(sorted(cells)),
+        label_cell=(lx, ly),
         squares=_squares(cells),
         outline=_outline(cells),
         label=piece_label(placement),
@@ -152,9 +154,10 @@ def points_by_level(board: Board) -> list[tuple[int, int]]:
     return [(level, points.get(level, 0)) for level in range(1, board.height())]
 
 
-def legend() -> list[dict[str, str]]:
+@lru_cache(maxsize=1)
+def legend() -> tuple[dict[str, str], ...]:
     """The look of one number tile on levels 0-3, for the legend under a board."""
-    return [
+    return tuple(
         {
             "level": str(level),
             "fill": shade(NUMBER_COLOURS[5], level),
@@ -162,7 +165,7 @@ def legend() -> list[dict[str, str]]:
             "x": _number(level * 1.4),
         }
         for level in range(4)
-    ]
+    )
 
 
 def _bounds(cells: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:
@@ -209,7 +212,7 @@ def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]
                 "outline": t.outline,
                 "label_x": _number(t.label_x),
                 "label_y": _number(t.label_y),
-                "under": top[_label_cell(frozenset(t.cells))] > t.level,
+                "under": top[t.label_cell] > t.level,
                 "badge_x": _number(t.label_x - 0.32),
                 "badge_y": _number(t.label_y - 0.32),
             }
@@ -230,11 +233,14 @@ def _grid_path(x0: int, y0: int, w: int, h: int) -> str:
 SQUARE_PX = 30
 
 
-def _axes(x0: int, y0: int, w: int, h: int) -> dict[str, list[tuple[str, str, str]]]:
+@lru_cache(maxsize=1024)
+def _axes(x0: int, y0: int, w: int, h: int) -> dict[str, tuple[tuple[str, str, str], ...]]:
     """Coordinates along the top row and the left column of the view: (text, x, y)."""
     return {
-        "columns": [(str(x), _number(x + 0.5), _number(y0 + 0.5)) for x in range(x0 + 1, x0 + w)],
-        "rows": [(str(y), _number(x0 + 0.5), _number(y + 0.5)) for y in range(y0 + 1, y0 + h)],
+        "columns": tuple(
+            (str(x), _number(x + 0.5), _number(y0 + 0.5)) for x in range(x0 + 1, x0 + w)
+        ),
+        "rows": tuple((str(y), _number(x0 + 0.5), _number(y + 0.5)) for y in range(y0 + 1, y0 + h)),
     }
 
 
