@@ -1,5 +1,5 @@
 """An NMBR 9 display -> SVG. Geometry is computed here; the markup lives in
-templates/games/nmbr9/board.svg and board_tiles.svg.
+templates/games/nmbr9/board*.svg and legend.svg.
 
 One user unit is one square of the display. Each number tile has its own colour (as the
 physical tiles do); its level shows three ways: the higher the tile, the darker its shade and
@@ -118,6 +118,7 @@ def shade(colour: str, level: int) -> str:
     return "#" + "".join(f"{round(c * keep):02x}" for c in channels)
 
 
+@lru_cache(maxsize=16384)
 def tile_shape(placement: Placement, level: int) -> TileShape:
     cells = placement.cells()
     lx, ly = _label_cell(cells)
@@ -155,9 +156,10 @@ def points_by_level(board: Board) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=1)
-def legend() -> tuple[dict[str, str], ...]:
-    """The look of one number tile on levels 0-3, for the legend under a board."""
-    return tuple(
+def legend() -> SafeString:
+    """The picture of one number tile on levels 0-3, for the legend under a board (the same
+    for every board: made once)."""
+    levels = [
         {
             "level": str(level),
             "fill": shade(NUMBER_COLOURS[5], level),
@@ -165,7 +167,8 @@ def legend() -> tuple[dict[str, str], ...]:
             "x": _number(level * 1.4),
         }
         for level in range(4)
-    )
+    ]
+    return SafeString(render_to_string("games/nmbr9/legend.svg", {"legend": levels}).strip())
 
 
 def _bounds(cells: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:
@@ -192,35 +195,37 @@ def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]
 
     By level, then by position: never in the order placed, which may be a secret. Boards
     repeat from request to request (an opponent's display, one's own under the moving
-    tile), so the markup is kept.
+    tile), so the markup is kept; a board one tile larger than a kept one reuses the markup
+    of the tiles they share.
     """
     shapes = sorted((tile_shape(p, level) for p, level in tiles), key=lambda t: (t.level, t.cells))
     top: dict[tuple[int, int], int] = {}
     for t in shapes:
         for cell in t.cells:
             top[cell] = t.level
-    context = {
-        "tiles": [
-            {
-                "level": str(t.level),
-                "kind": t.kind,
-                "shift": _number(t.shift),
-                "label": t.label,
-                "fill": t.fill,
-                "edge": _number(t.edge),
-                "squares": t.squares,
-                "outline": t.outline,
-                "label_x": _number(t.label_x),
-                "label_y": _number(t.label_y),
-                "under": top[t.label_cell] > t.level,
-                "badge_x": _number(t.label_x - 0.32),
-                "badge_y": _number(t.label_y - 0.32),
-            }
-            for t in shapes
-        ]
+    markup = "".join(_tile_markup(t, top[t.label_cell] > t.level) for t in shapes)
+    return SafeString(markup), tuple(c for t in shapes for c in t.cells)
+
+
+@lru_cache(maxsize=16384)
+def _tile_markup(t: TileShape, under: bool) -> str:
+    """One tile's markup (``under``: a higher tile covers its number)."""
+    tile = {
+        "level": str(t.level),
+        "kind": t.kind,
+        "shift": _number(t.shift),
+        "label": t.label,
+        "fill": t.fill,
+        "edge": _number(t.edge),
+        "squares": t.squares,
+        "outline": t.outline,
+        "label_x": _number(t.label_x),
+        "label_y": _number(t.label_y),
+        "under": under,
+        "badge_x": _number(t.label_x - 0.32),
+        "badge_y": _number(t.label_y - 0.32),
     }
-    markup = SafeString(render_to_string("games/nmbr9/board_tiles.svg", context))
-    return markup, tuple(c for t in shapes for c in t.cells)
+    return render_to_string("games/nmbr9/board_tiles.svg", {"tiles": [tile]})
 
 
 @lru_cache(maxsize=1024)
@@ -234,14 +239,14 @@ SQUARE_PX = 30
 
 
 @lru_cache(maxsize=1024)
-def _axes(x0: int, y0: int, w: int, h: int) -> dict[str, tuple[tuple[str, str, str], ...]]:
-    """Coordinates along the top row and the left column of the view: (text, x, y)."""
-    return {
-        "columns": tuple(
-            (str(x), _number(x + 0.5), _number(y0 + 0.5)) for x in range(x0 + 1, x0 + w)
-        ),
-        "rows": tuple((str(y), _number(x0 + 0.5), _number(y + 0.5)) for y in range(y0 + 1, y0 + h)),
+def _axes(x0: int, y0: int, w: int, h: int) -> SafeString:
+    """The coordinates along the top row and the left column of the view (the markup, made
+    once per view: a board keeps its view from preview to preview)."""
+    axes = {
+        "columns": [(str(x), _number(x + 0.5), _number(y0 + 0.5)) for x in range(x0 + 1, x0 + w)],
+        "rows": [(str(y), _number(x0 + 0.5), _number(y + 0.5)) for y in range(y0 + 1, y0 + h)],
     }
+    return SafeString(render_to_string("games/nmbr9/board_axes.svg", {"axes": axes}).strip())
 
 
 def board_svg(
