@@ -532,9 +532,12 @@ def _game(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def play(request: HttpRequest, match_id: int) -> HttpResponse:
     """A move, posted by one of the game's forms (its adapter reads it)."""
-    match = get_object_or_404(Match, pk=match_id)
     try:
-        text, ply = web.adapter_for(match.game).move(request.POST)
+        adapter = web.adapter_for(services.game_of(match_id))
+    except Match.DoesNotExist:
+        raise Http404("No game of yours has this number.") from None
+    try:
+        text, ply = adapter.move(request.POST)
     except ValueError as exc:
         _match_view(request, match_id)
         return _game_page(request, match_id, status=400, error=str(exc))
@@ -543,7 +546,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     except (Seat.DoesNotExist, Match.DoesNotExist):
         raise Http404("No game of yours has this number.") from None
     except MoveRefused as exc:
-        error = web.adapter_for(match.game).refusal(exc)
+        error = adapter.refusal(exc)
         return _game_page(request, match_id, status=400, error=error)
     if not request.htmx:
         return redirect(mv.match)

@@ -266,6 +266,28 @@ def test_queries_do_not_grow_with_the_number_of_moves(
         client.post(reverse("play", args=[solo.pk]), posted(p, 19), **HTMX)
 
 
+def test_a_placement_reads_the_match_once_the_locked_read(client, alice, solo):
+    """The move's form is read by the match's game, which the process keeps: the match row
+    is read only under the lock that the move takes."""
+    client.force_login(alice)
+    play(client, solo, 1)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _, board, number = current(solo)
+    with CaptureQueriesContext(connection) as placed:
+        answer = client.post(
+            reverse("play", args=[solo.pk]), posted(choose(board, number), 1), **HTMX
+        )
+    assert answer.status_code == 200
+    reads = [q["sql"] for q in placed if q["sql"].startswith('SELECT "games_match"')]
+    assert len(reads) == 1 and reads[0].endswith("FOR UPDATE"), reads
+    assert (
+        client.post(reverse("play", args=[10**9]), posted(choose(board, number), 2)).status_code
+        == 404
+    )
+
+
 def test_moves_round_trip_through_the_model(alice, solo):
     p = Placement(number=7, x=3, y=-2, rotation=1)
     seat = solo.seats.get()

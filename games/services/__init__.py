@@ -37,6 +37,7 @@ from games.services.lobby import (
 )
 from games.services.play import (
     extend,
+    game_of,
     open_match,
     owed_match_ids,
     play,
@@ -63,6 +64,7 @@ __all__ = [
     "expire",
     "expire_many",
     "extend",
+    "game_of",
     "join",
     "load",
     "lock",

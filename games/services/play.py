@@ -64,6 +64,24 @@ def owed_match_ids(player) -> list[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
+#: Matches' games as read by this process (a match's game never changes).
+_GAMES: dict[int, str] = {}
+_GAMES_KEPT = 50_000
+
+
+def game_of(match_id: int) -> str:
+    """The game a match is played in (its rules' name); Match.DoesNotExist if there is no such
+    match. Read once per process: a move's form is read by its game before the move is made,
+    and that is one query fewer per move."""
+    game = _GAMES.get(match_id)
+    if game is None:
+        game = Match.objects.values_list("game", flat=True).get(pk=match_id)
+        if len(_GAMES) >= _GAMES_KEPT:
+            _GAMES.clear()
+        _GAMES[match_id] = game
+    return game
+
+
 def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
     """A match as ``user`` may look at it: the match, its seats and the user's own seat.
 
