@@ -10,6 +10,11 @@ taking turns. Printed: the median and p95 server time, the median CPU time of th
 stack, sessions from the cache, so that a change to the server's work per request can be
 compared before and after on a busy machine, where bench.load's figures are noisy.
 ``--profile N``: the N functions that take the most time (cProfile, cumulative).
+
+Also printed: the floor, what any request costs before a view does anything, measured on a
+view that only answers "ok" (added to this process's URLs for the run), for a visitor and
+for a signed-in player (session, user, language, last seen): the part of every figure above
+that no view's work can remove.
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def report(name: str, seconds: list[float], cpu: list[float], queries: list[int]) -> None:
     ms = [s * 1000 for s in seconds]
     print(
-        f"{name:<10} n={len(ms):<5} median {statistics.median(ms):6.2f} ms   "
+        f"{name:<17} n={len(ms):<5} median {statistics.median(ms):6.2f} ms   "
         f"p95 {percentile(ms, 0.95):6.2f} ms   CPU median {statistics.median(cpu) * 1000:6.2f} ms"
         f"   queries {min(queries)}-{max(queries)}"
     )
@@ -118,6 +123,37 @@ def play(made, times: dict, cpu: dict, queries: dict) -> None:
                 break
 
 
+def floor(rounds: int = 500) -> None:
+    """The CPU time of a request to a view that does nothing: anonymous and signed in."""
+    from django.http import HttpResponse
+    from django.urls import clear_url_caches, path
+
+    from nmbr9site import urls
+
+    urls.urlpatterns.insert(0, path("bench-floor/", lambda request: HttpResponse("ok")))
+    clear_url_caches()
+    user = User.objects.create_user("floor", "floor@example.com", None)
+    try:
+        for label, signed_in in (("floor, visitor", False), ("floor, signed in", True)):
+            client = Client(**HEADERS)
+            if signed_in:
+                client.force_login(user)
+            cpu, seconds, queries = [], [], []
+            for i in range(rounds + 20):
+                with CaptureQueriesContext(connection) as ctx:
+                    started, used = time.perf_counter(), time.process_time()
+                    assert client.get("/bench-floor/", secure=True).status_code == 200
+                    spent, took = time.process_time() - used, time.perf_counter() - started
+                if i >= 20:  # the first requests load the middleware
+                    cpu.append(spent)
+                    seconds.append(took)
+                    queries.append(len(ctx))
+            report(label, seconds, cpu, queries)
+    finally:
+        urls.urlpatterns.pop(0)
+        clear_url_caches()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.requests", description=__doc__)
     parser.add_argument("--matches", type=int, default=20)
@@ -142,6 +178,7 @@ def main(argv: list[str] | None = None) -> None:
         elapsed = time.perf_counter() - started
         for kind in times:
             report(kind, times[kind], cpu[kind], queries[kind])
+        floor()
         placements = len(times["placement"])
         print(f"{placements} placements in {elapsed:.1f} s of one core")
         if profiler:
