@@ -3,6 +3,7 @@
 Every test checks the database after the call, not only the return value.
 """
 
+import copy
 import json
 from datetime import timedelta
 
@@ -387,6 +388,40 @@ def test_the_state_after_a_committed_move_is_kept_for_the_next_look(
     monkeypatch.undo()
     fresh = store._replay(match, view.seats, store.moves_of(match), store.rules_of(match))
     assert services.load(match).state.view(0) == fresh.state.view(0)
+
+
+def test_moves_made_in_another_process_are_replayed_from_the_state_kept_here(
+    alice, bob, monkeypatch
+):
+    """A web process that kept a match's state sees moves another process committed since:
+    it carries its state on with those moves, without setting the game up again, and ends
+    where a replay from the start does."""
+    from games.services import store
+
+    match = make_match(alice, bob, pace="free")
+    for user in (alice, bob, alice):
+        play(match, user)
+    services.load(match)  # kept here, with three moves
+    # two moves committed by another process: rows this process has not seen played
+    state = copy.deepcopy(services.load(match).state)
+    seats = {seat.index: seat for seat in Seat.objects.filter(match=match)}
+    for index, ply in ((1, 3), (0, 4)):
+        placement = choose(state.board(index), state.current_number(index))
+        state.play(index, store.rules_of(match).parse_move(f"place {placement}"))
+        Move.objects.create(match=match, ply=ply, seat=seats[index], text=f"place {placement}")
+    rules = store.rules_of(match)
+    setups = []
+    original = type(rules).setup
+    monkeypatch.setattr(
+        type(rules), "setup", lambda self, *a: setups.append(a) or original(self, *a)
+    )
+    view = services.view_match(match.pk, bob)
+    assert setups == [] and view.ply == 5
+    monkeypatch.undo()
+    fresh = store._replay(match, view.seats, store.moves_of(match), rules)
+    for index in (0, 1):
+        assert services.load(match).state.view(index) == fresh.state.view(index)
+    assert services.load(match).state.board(0) == state.board(0)
 
 
 def test_a_move_by_another_player_does_not_make_a_page_out_of_date(alice, bob):

@@ -109,14 +109,32 @@ class Record:
 #: Recently replayed states by (match, options, every move made): a match's moves are only
 #: ever added to, so the same key always means the same state.
 _replayed: OrderedDict[tuple, Any] = OrderedDict()
+#: The state with the most moves kept for each match: (its moves, the state). A match
+#: another process has moved in since is replayed from there, not from the start.
+_newest: OrderedDict[tuple, tuple[tuple, Any]] = OrderedDict()
 _REPLAYED = 256
 _replaying = threading.Lock()
 
 
-def _key(match: Match, seats: list[Seat], moves: list[Made | Move]) -> tuple:
+def _key(match: Match, seats: list[Seat], moves: list[Made | Move]) -> tuple[tuple, tuple]:
+    """(the match and its options, the moves made: (seat index, text) each)."""
     index = {seat.pk: seat.index for seat in seats}
     made = tuple((index[m.seat_id], m.text) for m in moves)
-    return (match.pk, match.game, match.seed, match.players, repr(match.options), made)
+    return (match.pk, match.game, match.seed, match.players, repr(match.options)), made
+
+
+def _remember(which: tuple, made: tuple, state: Any) -> None:
+    """Keep ``state`` as the one ``made`` leads to (the caller holds ``_replaying``)."""
+    _replayed[(*which, made)] = state
+    _replayed.move_to_end((*which, made))
+    while len(_replayed) > _REPLAYED:
+        _replayed.popitem(last=False)
+    newest = _newest.get(which)
+    if newest is None or len(newest[0]) <= len(made):
+        _newest[which] = (made, state)
+    _newest.move_to_end(which)
+    while len(_newest) > _REPLAYED:
+        _newest.popitem(last=False)
 
 
 def replay(
@@ -132,23 +150,26 @@ def replay(
     ``shared``: the state may be one that other readers hold too, so it must not be changed
     (for pages); otherwise it is the caller's own. ``keep``: remember it for the next time
     (not for a batch of many matches, which would only push out the ones being looked at).
+    A state kept for the first moves of ``moves`` is carried on with the rest.
     """
     rules = rules_of(match)
     if not keep:
         return _replay(match, seats, moves, rules)
-    key = _key(match, seats, moves)
+    which, made = _key(match, seats, moves)
     with _replaying:
-        known = _replayed.get(key)
+        known = _replayed.get((*which, made))
         if known is not None:
-            _replayed.move_to_end(key)
+            _replayed.move_to_end((*which, made))
+        newest = _newest.get(which)
     if known is not None:
         state = known if shared else copy.deepcopy(known)
         return Record(match, seats, moves, rules, state)
-    record = _replay(match, seats, moves, rules)
+    start = None
+    if newest is not None and len(newest[0]) < len(made) and made[: len(newest[0])] == newest[0]:
+        start = (len(newest[0]), copy.deepcopy(newest[1]))
+    record = _replay(match, seats, moves, rules, start)
     with _replaying:
-        _replayed[key] = record.state if shared else copy.deepcopy(record.state)
-        while len(_replayed) > _REPLAYED:
-            _replayed.popitem(last=False)
+        _remember(which, made, record.state if shared else copy.deepcopy(record.state))
     return record
 
 
@@ -156,19 +177,24 @@ def keep(record: Record) -> None:
     """Remember the record's state as the one its moves lead to, for the pages that follow a
     change (a player's next preview replays nothing). Called once the change is committed;
     the caller changes the state no more."""
-    key = _key(record.match, record.seats, record.moves)
+    which, made = _key(record.match, record.seats, record.moves)
     with _replaying:
-        _replayed[key] = record.state
-        _replayed.move_to_end(key)
-        while len(_replayed) > _REPLAYED:
-            _replayed.popitem(last=False)
+        _remember(which, made, record.state)
 
 
-def _replay(match: Match, seats: list[Seat], moves: list[Made | Move], rules: Rules) -> Record:
-    state = rules.setup(match.players, match.seed, options_of(match))
+def _replay(
+    match: Match,
+    seats: list[Seat],
+    moves: list[Made | Move],
+    rules: Rules,
+    start: tuple[int, Any] | None = None,
+) -> Record:
+    """Replay ``moves``; from ``start`` (the number of moves already made and the state they
+    led to, the caller's own) when given, else from the match's setup."""
+    done, state = start or (0, rules.setup(match.players, match.seed, options_of(match)))
     record = Record(match, seats, moves, rules, state)
     by_pk = {seat.pk: seat for seat in seats}
-    for move in moves:
+    for move in moves[done:]:
         record.apply(by_pk[move.seat_id], move.text)
     return record
 
