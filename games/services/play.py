@@ -10,6 +10,7 @@ Every answer is a ``MatchView``: what the player may see, never the game's state
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -64,22 +65,12 @@ def owed_match_ids(player) -> list[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
-#: Matches' games as read by this process (a match's game never changes).
-_GAMES: dict[int, str] = {}
-_GAMES_KEPT = 50_000
-
-
+@lru_cache(maxsize=50_000)
 def game_of(match_id: int) -> str:
     """The game a match is played in (its rules' name); Match.DoesNotExist if there is no such
-    match. Read once per process: a move's form is read by its game before the move is made,
-    and that is one query fewer per move."""
-    game = _GAMES.get(match_id)
-    if game is None:
-        game = Match.objects.values_list("game", flat=True).get(pk=match_id)
-        if len(_GAMES) >= _GAMES_KEPT:
-            _GAMES.clear()
-        _GAMES[match_id] = game
-    return game
+    match. Read once per process (a match's game never changes): a move's form is read by its
+    game before the move is made, and that is one query fewer per move."""
+    return Match.objects.values_list("game", flat=True).get(pk=match_id)
 
 
 def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
