@@ -116,6 +116,18 @@ def make_players(count: int) -> list[Player]:
     return players
 
 
+def next_move(text: str) -> tuple[dict, dict] | None:
+    """What a player does next on the page ``text``: the query of a preview one square right
+    of the default spot and the form placing the tile on the default spot; None when the
+    page offers no tile to place (the match is over for the player, or they wait)."""
+    ghost, ply, number = GHOST.search(text), PLY.search(text), NUMBER.search(text)
+    if ghost is None or ply is None or number is None:
+        return None
+    x, y, rotation = (int(v) for v in ghost.groups())
+    form = {"number": number.group(1), "x": x, "y": y, "rotation": rotation, "ply": ply.group(1)}
+    return {"x": x + 1, "y": y, "rotation": rotation}, form
+
+
 class HttpError(Exception):
     """A request that got no complete answer in time."""
 
@@ -193,26 +205,18 @@ async def play(player: Player, port: int, stop_at: float, results: Results) -> N
         csrf = CSRF.search(page.text).group(1)
         text = page.text
         while time.monotonic() < stop_at:
-            ghost, ply, number = GHOST.search(text), PLY.search(text), NUMBER.search(text)
-            if ghost is None or ply is None or number is None:
+            move = next_move(text)
+            if move is None:
                 break  # this match is over for the player
-            x, y, rotation = (int(v) for v in ghost.groups())
-            query = urlencode({"x": x + 1, "y": y, "rotation": rotation})
-            await request("preview", "GET", f"{url}?{query}", **htmx)
-            data = {
-                "number": number.group(1),
-                "x": x,
-                "y": y,
-                "rotation": rotation,
-                "ply": ply.group(1),
-            }
+            query, data = move
+            await request("preview", "GET", f"{url}?{urlencode(query)}", **htmx)
             placed = await request(
                 "placement", "POST", f"{url}play/", data, **htmx, **{"X-CSRFToken": csrf}
             )
             if placed is None:
                 return
-            move = f"place {number.group(1)}@{x},{y}r{rotation}"
-            results.placed.append((match_id, player.user_id, move))
+            placement = f"place {data['number']}@{data['x']},{data['y']}r{data['rotation']}"
+            results.placed.append((match_id, player.user_id, placement))
             text = placed.text
         if time.monotonic() >= stop_at:
             return

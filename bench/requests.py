@@ -23,7 +23,6 @@ import argparse
 import cProfile
 import os
 import pstats
-import re
 import statistics
 import time
 import uuid
@@ -50,12 +49,9 @@ from django.test.utils import (  # noqa: E402
     teardown_databases,
 )
 
-from bench.load import pair_match  # noqa: E402
+from bench.load import next_move, pair_match  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
 
-GHOST = re.compile(r'data-x="(-?\d+)" data-y="(-?\d+)" data-rotation="(\d)"')
-PLY = re.compile(r'name="ply" value="(\d+)"')
-NUMBER = re.compile(r'name="number" value="(\d)"')
 HEADERS = {"HTTP_X_FORWARDED_PROTO": "https", "HTTP_ORIGIN": "https://127.0.0.1"}
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -103,20 +99,11 @@ def play(made, times: dict, cpu: dict, queries: dict) -> None:
         while True:
             moved = False
             for i, client in enumerate(clients):
-                text = texts[i]
-                ghost, ply, number = GHOST.search(text), PLY.search(text), NUMBER.search(text)
-                if ghost is None or ply is None or number is None:
+                move = next_move(texts[i])
+                if move is None:
                     continue
-                x, y, rotation = (int(v) for v in ghost.groups())
-                query = {"x": x + 1, "y": y, "rotation": rotation}
+                query, data = move
                 timed("preview", client.get, url, query, **HTMX)
-                data = {
-                    "number": number.group(1),
-                    "x": x,
-                    "y": y,
-                    "rotation": rotation,
-                    "ply": ply.group(1),
-                }
                 texts[i] = timed("placement", client.post, f"{url}play/", data, **HTMX)
                 moved = True
             if not moved:
