@@ -21,6 +21,7 @@ from games import visibility
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Notification, Profile, Seat
 from games.services import deadlines
+from games.services.prepared import Prepared
 from games.services.store import Changes, MatchView, MoveRefused, keep, load, lock, view_of
 
 EXTENSION = timedelta(days=1)
@@ -73,6 +74,15 @@ def game_of(match_id: int) -> str:
     return Match.objects.values_list("game", flat=True).get(pk=match_id)
 
 
+_seats_with_match = Prepared(
+    lambda match_id: (
+        Seat.objects.filter(match_id=match_id)
+        .select_related("match__puzzle", "player")
+        .order_by("index")
+    )
+)
+
+
 def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
     """A match as ``user`` may look at it: the match, its seats and the user's own seat.
 
@@ -81,11 +91,7 @@ def open_match(match_id: int, user) -> tuple[Match, list[Seat], Seat | None]:
     """
     # The match comes with its seats, in one query (every page and preview asks for both);
     # only a match without seats is read on its own.
-    seats = list(
-        Seat.objects.filter(match_id=match_id)
-        .select_related("match__puzzle", "player")
-        .order_by("index")
-    )
+    seats = _seats_with_match(match_id)
     if seats:
         match = seats[0].match
         for other in seats[1:]:

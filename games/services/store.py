@@ -25,6 +25,7 @@ from django.utils.translation import gettext, gettext_noop
 from games.contract import LEAVE, DraftRules, IllegalMove, Rules
 from games.models import Match, Move, Notification, Profile, Seat
 from games.registry import find_game
+from games.services.prepared import Prepared
 
 #: The fields of a seat that a change may write.
 SEAT_FIELDS = (
@@ -213,19 +214,37 @@ def moves_of(match: Match) -> list[Made]:
         return [Made(*row) for row in cursor.fetchall()]
 
 
+_seats = Prepared(
+    lambda match_id: (
+        Seat.objects.filter(match_id=match_id).select_related("player").order_by("index")
+    )
+)
+
+
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats in order, with their players, each holding ``match`` itself."""
+    seats = _seats(match.pk)
+    for seat in seats:
+        seat.match = match
+    return seats
+
+
+_locked_match = Prepared(lambda match_id: Match.objects.select_for_update().filter(pk=match_id))
+
+
 def load(match: Match, seats: list[Seat] | None = None) -> Record:
     """A match replayed as it is stored now, for reading: nothing is locked, and its state
     must not be changed."""
     if seats is None:
-        seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+        seats = seats_of(match)
     return replay(match, seats, moves_of(match), shared=True)
 
 
 def lock(match_id: int) -> Record:
     """The match, locked until the transaction ends, replayed into a state of the caller's
     own. Raises Match.DoesNotExist."""
-    match = Match.objects.select_for_update().get(pk=match_id)
-    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    match = _locked_match.one(match_id)
+    seats = seats_of(match)
     remember(seats)
     return replay(match, seats, moves_of(match))
 
@@ -330,6 +349,8 @@ class Changes:
 
 def _in_their_languages(pending) -> list[Notification]:
     """The notifications, each written in its reader's saved language (else the site's)."""
+    if not pending:
+        return []
     readers = {player_id for player_id, *_rest in pending}
     saved = dict(
         Profile.objects.filter(player_id__in=readers)
