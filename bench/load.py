@@ -103,7 +103,7 @@ def make_players(count: int) -> list[Player]:
     for user in users:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "games.backends.Accounts"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         players.append(Player(user.pk, session.session_key, []))

@@ -147,7 +147,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             return render(request, "registration/signup.html", context, status=429)
         if form.is_valid():
             user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="games.backends.Accounts")
             return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)

@@ -154,7 +154,8 @@ RATELIMIT_USE_CACHE = "default"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "games.backends.Accounts",
+    "django.contrib.auth.backends.ModelBackend",  # sessions that name it stay signed in
 ]
 AXES_HANDLER = "games.limits.LoginLimits"
 AXES_FAILURE_LIMIT = 10

@@ -115,3 +115,38 @@ def test_an_empty_signup_shows_what_is_missing(client):
     assert response.status_code == 400
     assert "This field is required" in response.text
     assert User.objects.count() == 0
+
+
+def test_signed_in_requests_read_the_user_and_refuse_one_who_may_not_sign_in(client, alice):
+    from games.backends import Accounts
+
+    backend = Accounts()
+    assert backend.get_user(str(alice.pk)) == alice
+    assert backend.get_user(alice.pk + 1000) is None
+    assert backend.get_user("not a number") is None
+    client.force_login(alice)
+    assert client.get(reverse("settings")).status_code == 200
+    User.objects.filter(pk=alice.pk).update(is_active=False)
+    assert backend.get_user(str(alice.pk)) is None
+    response = client.get(reverse("settings"))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+def test_a_session_signed_in_with_djangos_own_backend_stays_signed_in(client, alice):
+    client.force_login(alice, backend="django.contrib.auth.backends.ModelBackend")
+    response = client.get(reverse("settings"))
+    assert response.status_code == 200 and response.context["user"] == alice
+
+
+def test_a_wrong_password_is_hashed_once_and_a_right_one_signs_in(client, alice, monkeypatch):
+    checked = []
+    original = User.check_password
+    monkeypatch.setattr(
+        User, "check_password", lambda user, raw: checked.append(raw) or original(user, raw)
+    )
+    response = client.post(reverse("login"), {"username": "alice", "password": "wrong"})
+    assert response.status_code == 200 and checked == ["wrong"]
+    assert "_auth_user_id" not in client.session
+    response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.session["_auth_user_backend"] == "games.backends.Accounts"
