@@ -1,0 +1,107 @@
+"""games/web/nmbr9: a preview's query and a move's form read the same with or without the
+forms' work (plain placements skip the forms; everything else, and every error, goes
+through them)."""
+
+from urllib.parse import urlencode
+
+import pytest
+from django.http import QueryDict
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.web.nmbr9 import ComposeForm, MoveForm, Nmbr9Web
+
+WEB = Nmbr9Web()
+#: Unknown to the forms (they ignore it), so it sends a request down their path.
+THROUGH_FORMS = ("note", "1")
+
+#: Around every field's bounds (0-3, 0-9, +-99, 0-100000), and text that is no number.
+NUMBERS = st.one_of(
+    st.integers(-2, 11).map(str),
+    st.sampled_from(["-100", "-99", "99", "100", "100000", "100001"]),
+    st.sampled_from(["", " 7", "7 ", "+3", "-0", "²", "⑨", "1.5", "0x1", "abc"]),
+)
+
+
+def _answer(call, pairs):
+    try:
+        return call(QueryDict(urlencode(pairs)))
+    except ValueError as exc:
+        return ("refused", str(exc))
+
+
+def _both(call, pairs):
+    return _answer(call, pairs), _answer(call, [*pairs, THROUGH_FORMS])
+
+
+@given(x=NUMBERS, y=NUMBERS, rotation=NUMBERS, number=NUMBERS, ply=NUMBERS)
+def test_a_move_reads_the_same_either_way(x, y, rotation, number, ply):
+    pairs = [("csrfmiddlewaretoken", "t"), ("number", number), ("x", x), ("y", y)]
+    pairs += [("rotation", rotation), ("ply", ply)]
+    quick, forms = _both(WEB.move, pairs)
+    assert quick == forms
+
+
+VALID = {"number": "5", "x": "1", "y": "-2", "rotation": "3", "ply": "12"}
+EDGES = ["-101", "-100", "-99", "-1", "0", "3", "4", "9", "10", "99", "100", "100000", "100001"]
+ODD = ["", " 7", "7 ", "+3", "-0", "²", "⑨", "1.5", "0x1", "abc"]
+
+
+@pytest.mark.parametrize("field", sorted(VALID))
+@pytest.mark.parametrize("value", EDGES + ODD)
+def test_each_field_reads_the_same_either_way(field, value):
+    pairs = [("csrfmiddlewaretoken", "t"), *{**VALID, field: value}.items()]
+    quick, forms = _both(WEB.move, pairs)
+    assert quick == forms
+    if field in ("x", "y", "rotation"):
+        shown = [(name, v) for name, v in pairs if name in ("x", "y", "rotation")]
+        quick, forms = _both(WEB.read_query, shown)
+        assert quick == forms
+
+
+@given(x=NUMBERS, y=NUMBERS, rotation=NUMBERS)
+def test_a_preview_reads_the_same_either_way(x, y, rotation):
+    quick, forms = _both(WEB.read_query, [("x", x), ("y", y), ("rotation", rotation)])
+    assert quick == forms
+
+
+@pytest.mark.parametrize(
+    ("pairs", "expected"),
+    [
+        ([("number", "5"), ("x", "1"), ("y", "-2"), ("rotation", "3"), ("ply", "12")], 12),
+        ([("x", "0"), ("y", "0"), ("rotation", "0"), ("ply", "0"), ("number", "0")], 0),
+    ],
+)
+def test_a_plain_move_skips_the_forms(monkeypatch, pairs, expected):
+    text, ply = WEB.move(QueryDict(urlencode(pairs)))
+    assert ply == expected and text.startswith("place ")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a form was made")
+
+    monkeypatch.setattr(MoveForm, "__init__", refuse)
+    monkeypatch.setattr(ComposeForm, "__init__", refuse)
+    assert WEB.move(QueryDict(urlencode(pairs))) == (text, ply)
+    assert WEB.read_query(QueryDict("x=1&y=2&rotation=0"))["at"] == (1, 2, 0)
+
+
+@pytest.mark.parametrize(
+    "pairs",
+    [
+        [("number", "5"), ("x", "1"), ("y", "2"), ("rotation", "0"), ("ply", "3"), ("piece", "F1")],
+        [("number", "5"), ("x", "1"), ("y", "2"), ("rotation", "0"), ("ply", "3"), ("turn", "x")],
+        [("number", "5"), ("x", "1"), ("y", "2"), ("rotation", "9"), ("ply", "3")],
+        [("x", "1"), ("y", "2"), ("rotation", "0"), ("ply", "3")],
+    ],
+)
+def test_anything_but_a_plain_move_goes_through_the_forms(monkeypatch, pairs):
+    made = []
+    real = MoveForm.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(self)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(MoveForm, "__init__", counted)
+    _answer(WEB.move, pairs)
+    assert made
