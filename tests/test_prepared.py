@@ -108,3 +108,18 @@ def test_services_read_a_match_and_lock_it_with_prepared_reads(alice, bob):
         record = services.lock(match.pk)
         assert [s.pk for s in record.seats] == [s.pk for s in seats]
         assert all(s.match is record.match for s in record.seats)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL server's plans")
+@pytest.mark.django_db
+def test_postgresql_plans_a_repeated_query_once(alice, bob):
+    """Parameters go to the server apart from the SQL, so a query asked again and again (a
+    match's seats, on every page and move) is planned once per connection, not each time."""
+    read = seats_read()
+    match = make_match(alice, bob)
+    for _ in range(6):
+        read(match.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        statements = [row[0] for row in cursor.fetchall()]
+    assert any('FROM "games_seat"' in text and "$1" in text for text in statements)
