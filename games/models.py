@@ -74,7 +74,11 @@ class Match(models.Model):
         return f"{self.get_kind_display()} #{self.pk}"  # the kind in the active language
 
     def get_absolute_url(self) -> str:
-        return reverse("game", args=[self.pk])
+        # A match's page asks for it a dozen times (links, forms, polling): made once.
+        made = self.__dict__.get("_url")
+        if made is None or made[0] != self.pk:
+            made = self.__dict__["_url"] = (self.pk, reverse("game", args=[self.pk]))
+        return made[1]
 
     @property
     def is_finished(self) -> bool:

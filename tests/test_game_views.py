@@ -295,3 +295,12 @@ def test_moves_round_trip_through_the_model(alice, solo):
     seat = solo.seats.get()
     Move.objects.create(match=solo, ply=0, seat=seat, text=f"place {p}")
     assert Placement.parse(Move.objects.get().text.removeprefix("place ")) == p
+
+
+def test_a_match_address_follows_its_number(solo):
+    """The address is made once per instance and made anew if the instance becomes another
+    match (a copy saved as a new row)."""
+    first = solo.get_absolute_url()
+    assert first == f"/game/{solo.pk}/" and solo.get_absolute_url() == first
+    solo.pk = solo.pk + 1000
+    assert solo.get_absolute_url() == f"/game/{solo.pk}/"
