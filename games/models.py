@@ -74,7 +74,7 @@ class Match(models.Model):
         return f"{self.get_kind_display()} #{self.pk}"  # the kind in the active language
 
     def get_absolute_url(self) -> str:
-        # A match's page asks for it a dozen times (links, forms, polling): made once.
+        # A preview asks for it 3 times, a move's answer 5 (links, forms, polling): made once.
         made = self.__dict__.get("_url")
         if made is None or made[0] != self.pk:
             made = self.__dict__["_url"] = (self.pk, reverse("game", args=[self.pk]))
