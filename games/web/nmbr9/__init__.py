@@ -701,23 +701,24 @@ class Nmbr9Web:
         view, seats = mv.view, mv.seats
         entries = []
         horizon = view.round if view.pace == "free" and mv.is_player and not view.over else None
+        # Each sentence is looked up once, not once per entry: a late round has dozens.
+        placed, in_round = (
+            _("%(player)s placed a %(number)s on level %(level)s."),
+            _("Round %(round)s"),
+        )
         for display in view.displays:
             name = seats[display.player].player.username
             numbers = [(p, level) for p, level in display.tiles if p.number is not None]
             for round, (placement, level) in enumerate(numbers, start=1):
-                text = _("%(player)s placed a %(number)s on level %(level)s.") % {
-                    "player": name,
-                    "number": placement.number,
-                    "level": level,
-                }
-                when = _("Round %(round)s") % {"round": round}
+                text = placed % {"player": name, "number": placement.number, "level": level}
+                when = in_round % {"round": round}
                 entries.append((round, display.player, LogEntry(when, text)))
         for seat in seats:
             if seat.has_left:
                 round = seat.progress + (seat.state == Seat.State.RESIGNED)
                 if horizon is not None:
                     round = min(round, horizon)
-                when = _("Round %(round)s") % {"round": round}
+                when = in_round % {"round": round}
                 entries.append((round, 99, LogEntry(when, left_text(seat))))
         entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
         return [entry for _, _, entry in entries]
