@@ -340,7 +340,11 @@ def _default_ghost(
     cy = sum(y for _, y in cells) / len(cells) if cells else 0
     if not legal:
         return Placement(piece, round(cx), round(cy), 0, mirrored=mirrored)
-    return min(legal, key=lambda p: ((p.x - cx) ** 2 + (p.y - cy) ** 2, str(p)))
+    # The nearest to the middle; among equally near ones the first in notation order
+    # (written out only for those: there are hundreds of legal spots).
+    distances = [(p.x - cx) ** 2 + (p.y - cy) ** 2 for p in legal]
+    nearest = min(distances)
+    return min((p for p, d in zip(legal, distances, strict=True) if d == nearest), key=str)
 
 
 def _movable(board: Board) -> list[tuple[Placement, int]]:
