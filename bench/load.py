@@ -12,8 +12,10 @@ request has a time limit and the run a total one.
 
 Printed: placements per second, p50/p95/p99 latency per request kind, errors, a check
 that every placement the site accepted is in the database exactly once and none other is,
-and the CPU time the gunicorn workers spent per request and per placement (read from /proc:
-the figures to compare on a machine that other programs share).
+the CPU time the gunicorn workers spent per request and per placement (read from /proc:
+the figures to compare on a machine that other programs share), and the whole machine's CPU
+time per placement, split into gunicorn, PostgreSQL, Celery, the client and the rest, with
+the share of the cores' time the hypervisor took.
 Targets on the 2-core development machine: >= 150 placements/s, p95 <= 100 ms, no error,
 nothing lost. Run it while no test run uses the same database server (it uses the test
 database name).
@@ -247,48 +249,126 @@ def check_stored(results: Results) -> tuple[int, int]:
     return (accepted - stored).total(), (stored - accepted).total()
 
 
+def _parent(pid: int) -> int:
+    """The parent of process ``pid`` (0 if it is gone; Linux's /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return int(stat.read().rpartition(")")[2].split()[1])
+    except OSError:
+        return 0
+
+
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (Linux's /proc; none elsewhere)."""
-    found = []
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry))
-    return found
+    entries = os.listdir("/proc") if os.path.isdir("/proc") else []
+    return [int(entry) for entry in entries if entry.isdigit() and _parent(int(entry)) == pid]
 
 
 def _cpu(pid: int) -> float:
-    """The CPU time, user and system, that process ``pid`` has used (0 if it is gone)."""
+    """The CPU time, user and system, that process ``pid`` has used, with that of its
+    children that have ended (0 if it is gone)."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rpartition(")")[2].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def web_cpu(gunicorn: int) -> dict[int, float]:
-    """The CPU time used so far by each of gunicorn's workers."""
-    return {pid: _cpu(pid) for pid in _children(gunicorn)}
+def _tree_cpu(pid: int) -> float:
+    """The CPU time used by ``pid`` and every process below it, ended ones included: a
+    process that ends between two readings is counted by its parent (PostgreSQL replaces
+    its backends as their connections age, gunicorn and Celery may replace workers)."""
+    return sum(_cpu(below) for below in _tree(pid))
 
 
-def report_cpu(before: dict[int, float], after: dict[int, float], results: Results) -> None:
-    """The gunicorn workers' CPU time per request and per placement: figures that other
-    programs on a shared machine disturb far less than the rates and latencies. (PostgreSQL's
-    share is left out: its backends are replaced as their connections age, and its server
-    serves other databases too.)"""
+def _named(name: str) -> list[int]:
+    """The processes called ``name`` (Linux's /proc; none elsewhere)."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as comm:
+                    if comm.read().strip() == name:
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and every process below it."""
+    return [pid, *(below for child in _children(pid) for below in _tree(child))]
+
+
+def _machine() -> tuple[float, float]:
+    """(busy, stolen): the CPU seconds the machine's cores have been busy so far, every
+    process together, and those the hypervisor gave to other machines (0, 0 without
+    Linux's /proc/stat)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(value) for value in stat.readline().split()[1:9]]
+    except OSError:
+        return 0.0, 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
+@dataclass
+class CpuUsed:
+    """CPU seconds used so far: by each part of the stack, by this client, and by the whole
+    machine (with the time stolen by the hypervisor)."""
+
+    parts: dict[str, float]
+    client: float
+    machine: tuple[float, float]
+
+    @classmethod
+    def now(cls, gunicorn: int, celery: list[int]) -> CpuUsed:
+        postgres = _named("postgres")
+        roots = {
+            "gunicorn": [gunicorn],
+            "PostgreSQL": [pid for pid in postgres if _parent(pid) not in postgres],
+            "Celery": celery,
+        }
+        return cls(
+            {part: sum(_tree_cpu(pid) for pid in pids) for part, pids in roots.items()},
+            time.process_time(),
+            _machine(),
+        )
+
+    def since(self, before: CpuUsed) -> dict[str, float]:
+        """Seconds used between ``before`` and this reading, by part."""
+        used = {part: seconds - before.parts[part] for part, seconds in self.parts.items()}
+        used["the client"] = self.client - before.client
+        used["machine"] = self.machine[0] - before.machine[0]
+        used["stolen"] = self.machine[1] - before.machine[1]
+        return used
+
+
+def report_cpu(used: dict[str, float], seconds: float, results: Results) -> None:
+    """The gunicorn workers' CPU time per request and per placement (the figures that other
+    programs on a shared machine disturb least), and the whole machine's per placement, by
+    part: what two cores must fit into a second for a rate of placements."""
     requests = sum(len(times) for times in results.times.values())
-    if not requests or not results.placed:
+    if not requests or not results.placed or seconds <= 0:
         return
-    spent = sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items()) * 1000
+    placed = len(results.placed)
+    web = used["gunicorn"] * 1000
     print(
-        f"gunicorn workers' CPU: {spent / requests:.1f} ms per request, "
-        f"{spent / len(results.placed):.1f} ms per placement"
+        f"gunicorn workers' CPU: {web / requests:.1f} ms per request, "
+        f"{web / placed:.1f} ms per placement"
+    )
+    parts = ("gunicorn", "PostgreSQL", "Celery", "the client")
+    rest = used["machine"] - sum(used[part] for part in parts)
+    split = ", ".join(f"{part} {used[part] * 1000 / placed:.1f}" for part in parts)
+    cores = os.cpu_count() or 1
+    print(
+        f"the whole machine's CPU: {used['machine'] * 1000 / placed:.1f} ms per placement "
+        f"({split}, the rest {rest * 1000 / placed:.1f}); {used['machine'] / seconds:.2f} of "
+        f"{cores} cores busy, {100 * used['stolen'] / (seconds * cores):.0f}% of their time "
+        "stolen by the hypervisor"
     )
 
 
@@ -364,13 +444,12 @@ def main(argv: list[str] | None = None) -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        cpu = time.process_time()
-        before = web_cpu(children[-1].pid)
+        celery = [child.pid for child in children[:2]]
+        before = CpuUsed.now(children[-1].pid, celery)
         results, seconds = asyncio.run(run_players(players, port, args.seconds))
-        after = web_cpu(children[-1].pid)
+        used = CpuUsed.now(children[-1].pid, celery).since(before)
         report(results, seconds)
-        report_cpu(before, after, results)
-        print(f"the client's own CPU: {time.process_time() - cpu:.1f} s")
+        report_cpu(used, seconds, results)
         print(f"database: {connection.vendor}, gunicorn workers: {args.workers}")
     finally:
         for child in children:
