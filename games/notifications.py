@@ -2,7 +2,7 @@
 
 A seat's ``mail_at`` says an e-mail about it is due: "your move" (set when the player comes
 to move) or the 80% reminder (``mail_reminder``). The sweep finds due e-mails in the
-database and ``send_due`` settles each one:
+database and ``send_many`` settles them a batch at a time (``send_due``: one seat):
 
 - nothing is sent once the player has moved or opened the match (``mail_at`` is cleared), or
   to a player without an address or who switched these e-mails off;
@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import send_mail
+from django.db import connection
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -47,40 +48,89 @@ def _url(seat: Seat) -> str:
 
 def send_due(seat_id: int, *, now: datetime | None = None) -> bool:
     """Send the e-mail due for a seat if it should go out; True if one was sent."""
+    return send_many([seat_id], now=now) == 1
+
+
+def send_many(seat_ids: list[int], *, now: datetime | None = None) -> int:
+    """Settle the e-mails due for these seats; how many went out.
+
+    Most seats need no e-mail yet (the player is on the site, had one today, wants none,
+    or the match is over): they are read together and written together, each only if its
+    ``mail_at`` is still the one read (a move or a reminder since then wins). Each e-mail
+    that goes out is claimed first, so that nobody sends it twice.
+    """
     now = now or timezone.now()
-    seat = (
-        Seat.objects.select_related("player", "match").filter(pk=seat_id, mail_at__lte=now).first()
+    seats = list(
+        Seat.objects.select_related("player", "match")
+        .filter(pk__in=seat_ids, mail_at__lte=now)
+        .order_by("pk")
     )
-    if seat is None:
-        return False
-    lease = now + LEASE
-    if not Seat.objects.filter(pk=seat_id, mail_at=seat.mail_at).update(mail_at=lease):
-        return False  # another worker has it
-    claimed = Seat.objects.filter(pk=seat_id, mail_at=lease)
+    players = {seat.player_id for seat in seats}
+    profiles = {p.player_id: p for p in Profile.objects.filter(player_id__in=players)}
+    settled, mails = [], []
+    for seat in seats:
+        profile = profiles.get(seat.player_id)
+        mail = _mail_for(seat, profile, now)
+        if isinstance(mail, tuple):
+            mails.append((seat, profile, mail))
+        else:
+            settled.append((seat.pk, seat.mail_at, mail))
+    _settle(settled)
+    return sum(_send_claimed(seat, profile, mail, now) for seat, profile, mail in mails)
 
-    def settle(**fields) -> None:
-        claimed.update(mail_at=None, mail_reminder=False, **fields)
 
-    profile = Profile.objects.filter(player_id=seat.player_id).first()
+def _mail_for(seat: Seat, profile: Profile | None, now: datetime):
+    """The e-mail due for the seat now, or, if none goes out, when to ask again (None:
+    not for this move)."""
     wanted = bool(seat.player.email) and (profile is None or profile.email_on_move)
     running = seat.match.status == Match.Status.ACTIVE and seat.deadline and seat.deadline > now
     if not (wanted and running):
-        settle()
-        return False
-    if not seat.mail_reminder:
-        last_seen = profile.last_seen if profile else None
-        if last_seen is not None and last_seen > now - AWAY:
-            claimed.update(mail_at=last_seen + AWAY)  # on the site: ask again when away
-            return False
-        if seat.mailed_at is not None and seat.mailed_at > now - MOVE_MAIL_EVERY:
-            settle()
-            return False
+        return None
     if seat.mail_reminder:
-        _send(seat, profile, REMINDER)
-        settle()
-    else:
-        _send(seat, profile, YOUR_MOVE)
-        settle(mailed_at=now)
+        return REMINDER
+    last_seen = profile.last_seen if profile else None
+    if last_seen is not None and last_seen > now - AWAY:
+        return last_seen + AWAY  # on the site: ask again when away
+    if seat.mailed_at is not None and seat.mailed_at > now - MOVE_MAIL_EVERY:
+        return None
+    return YOUR_MOVE
+
+
+def _settle(rows: list[tuple[int, datetime, datetime | None]]) -> None:
+    """Write each seat's next ``mail_at`` (None: no e-mail due), if ``mail_at`` is still
+    the one read: (seat id, as read, next). One statement sent for all rows at once."""
+    if not rows:
+        return
+    meta = Seat._meta
+    quote = connection.ops.quote_name
+    mail_at, reminder = (
+        quote(meta.get_field(name).column) for name in ("mail_at", "mail_reminder")
+    )
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {mail_at} = %s, {reminder} = %s"
+        f" WHERE {quote(meta.pk.column)} = %s AND {mail_at} = %s"
+    )
+    field = meta.get_field("mail_at")
+
+    def stored(value: datetime | None):
+        return field.get_db_prep_save(value, connection)
+
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            sql, [[stored(after), False, pk, stored(read)] for pk, read, after in rows]
+        )
+
+
+def _send_claimed(seat: Seat, profile: Profile | None, mail: tuple[str, str], now) -> bool:
+    """Claim the seat's e-mail (``mail_at`` moved ``LEASE`` ahead), send it, and settle it;
+    False if somebody else has it. An e-mail that fails keeps its claim until the lease
+    runs out, and is then tried again."""
+    lease = now + LEASE
+    if not Seat.objects.filter(pk=seat.pk, mail_at=seat.mail_at).update(mail_at=lease):
+        return False
+    _send(seat, profile, mail)
+    done = {"mailed_at": now} if mail is YOUR_MOVE else {}
+    Seat.objects.filter(pk=seat.pk, mail_at=lease).update(mail_at=None, mail_reminder=False, **done)
     return True
 
 

@@ -72,8 +72,7 @@ def remind_seats(seat_ids: list[int]) -> None:
 
 @shared_task(ignore_result=True)
 def send_mails(seat_ids: list[int]) -> None:
-    for seat_id in seat_ids:
-        notifications.send_due(seat_id)
+    notifications.send_many(seat_ids)
 
 
 @shared_task(ignore_result=True)

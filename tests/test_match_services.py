@@ -978,6 +978,65 @@ def test_an_email_that_fails_is_sent_again_after_its_claim_runs_out(alice, bob, 
     assert [m.to for m in mail.outbox] == [["alice@example.com"]]
 
 
+def test_a_batch_of_due_emails_is_settled_with_a_fixed_number_of_queries(
+    alice, bob, django_assert_num_queries
+):
+    """The sweep hands out due e-mails a hundred at a time: the seats that need none yet
+    (player on the site, mailed today, no e-mails wanted) are read and written together."""
+    Profile.objects.create(player=bob, email_on_move=False)
+    seen = timezone.now() - timedelta(minutes=5)
+
+    def due_seats(matches: int) -> list[int]:
+        made = [make_match(alice, bob, pace="free") for _ in range(matches)]
+        services.touch(alice, now=seen)  # alice is on the site, bob wants no e-mails
+        return [seat.pk for match in made for seat in match.seats.all()]
+
+    few, many = due_seats(1), due_seats(5)
+    # the seats, their players' profiles, and one statement for all the writes
+    with django_assert_num_queries(3):
+        assert notifications.send_many(few) == 0
+    with django_assert_num_queries(3):
+        assert notifications.send_many(many) == 0
+    for seat in Seat.objects.filter(pk__in=few + many).select_related("player"):
+        if seat.player == alice:
+            assert seat.mail_at == seen + notifications.AWAY
+        else:
+            assert seat.mail_at is None and seat.mail_reminder is False
+    assert mail.outbox == []
+
+
+def test_a_batch_sends_the_emails_that_are_due_and_settles_the_rest(alice, bob, carol):
+    Profile.objects.create(player=carol, email_on_move=False)
+    match = make_match(alice, bob, carol, pace="free")
+    services.touch(bob)  # on the site: asked again when away
+    seats = {seat.player: seat for seat in match.seats.all()}
+    assert notifications.send_many([seat.pk for seat in seats.values()]) == 1
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    a, b, c = (seat_of(match, user) for user in (alice, bob, carol))
+    assert a.mail_at is None and a.mailed_at is not None
+    assert b.mail_at is not None and b.mail_at > timezone.now() + timedelta(minutes=29)
+    assert c.mail_at is None and c.mailed_at is None
+    assert notifications.send_many([a.pk, b.pk, c.pk]) == 0  # nothing more is due now
+
+
+def test_a_seat_changed_while_its_batch_was_settled_keeps_the_change(alice, bob, monkeypatch):
+    """A reminder (or a move) that comes in between the batch's read and its write wins."""
+    Profile.objects.create(player=alice, email_on_move=False)
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
+    reminded = timezone.now()
+    decide = notifications._mail_for
+
+    def meanwhile(seat, profile, now):
+        Seat.objects.filter(pk=seat.pk).update(mail_at=reminded, mail_reminder=True)
+        return decide(seat, profile, now)
+
+    monkeypatch.setattr(notifications, "_mail_for", meanwhile)
+    notifications.send_many([a.pk])
+    a.refresh_from_db()
+    assert a.mail_at == reminded and a.mail_reminder is True
+
+
 def test_the_reminder_notifies_once_and_mails_players_who_want_it(alice, bob):
     Profile.objects.create(player=bob, email_on_move=False)
     match = make_match(alice, bob, pace="free")
