@@ -989,6 +989,8 @@ def test_a_batch_of_due_emails_is_settled_with_a_fixed_number_of_queries(
     def due_seats(matches: int) -> list[int]:
         made = [make_match(alice, bob, pace="free") for _ in range(matches)]
         services.touch(alice, now=seen)  # alice is on the site, bob wants no e-mails
+        # bob's reminders are due too: settled without an e-mail, the flag goes with them
+        Seat.objects.filter(match__in=made, player=bob).update(mail_reminder=True)
         return [seat.pk for match in made for seat in match.seats.all()]
 
     few, many = due_seats(1), due_seats(5)
@@ -1019,7 +1021,7 @@ def test_a_batch_sends_the_emails_that_are_due_and_settles_the_rest(alice, bob, 
     assert notifications.send_many([a.pk, b.pk, c.pk]) == 0  # nothing more is due now
 
 
-def test_a_seat_changed_while_its_batch_was_settled_keeps_the_change(alice, bob, monkeypatch):
+def test_an_email_settled_in_a_batch_keeps_a_change_made_meanwhile(alice, bob, monkeypatch):
     """A reminder (or a move) that comes in between the batch's read and its write wins."""
     Profile.objects.create(player=alice, email_on_move=False)
     match = make_match(alice, bob, pace="free")
@@ -1035,6 +1037,28 @@ def test_a_seat_changed_while_its_batch_was_settled_keeps_the_change(alice, bob,
     notifications.send_many([a.pk])
     a.refresh_from_db()
     assert a.mail_at == reminded and a.mail_reminder is True
+
+
+def test_two_batches_that_read_the_same_due_email_send_it_once(alice, bob, monkeypatch):
+    """Two workers with the same seat in their batches: the one that claims it first sends
+    it; the other finds its claim taken."""
+    Profile.objects.create(player=bob, email_on_move=False)
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
+    decide = notifications._mail_for
+    other_worker = []
+
+    def meanwhile(seat, profile, now):
+        if not other_worker:  # the other batch runs between this one's read and its claim
+            other_worker.append(None)
+            other_worker[0] = notifications.send_many([seat.pk])
+        return decide(seat, profile, now)
+
+    monkeypatch.setattr(notifications, "_mail_for", meanwhile)
+    assert notifications.send_many([a.pk]) == 0
+    assert other_worker == [1]
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    assert seat_of(match, alice).mail_at is None
 
 
 def test_the_reminder_notifies_once_and_mails_players_who_want_it(alice, bob):
