@@ -63,7 +63,7 @@ def send_many(seat_ids: list[int], *, now: datetime | None = None) -> int:
     seats = list(
         Seat.objects.select_related("player", "match")
         .filter(pk__in=seat_ids, mail_at__lte=now)
-        .order_by("pk")
+        .order_by("mail_at", "pk")  # the longest due first, as the sweep found them
     )
     players = {seat.player_id for seat in seats}
     profiles = {p.player_id: p for p in Profile.objects.filter(player_id__in=players)}
