@@ -12,7 +12,7 @@ request has a time limit and the run a total one.
 
 Printed: placements per second, p50/p95/p99 latency per request kind, errors, a check
 that every placement the site accepted is in the database exactly once and none other is,
-the CPU time the gunicorn workers spent per request and per placement (read from /proc:
+the CPU time gunicorn spent per request and per placement (read from /proc:
 the figures to compare on a machine that other programs share), and the whole machine's CPU
 time per placement, split into gunicorn, PostgreSQL, Celery, the client and the rest, with
 the share of the cores' time the hypervisor took.
@@ -258,10 +258,15 @@ def _parent(pid: int) -> int:
         return 0
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux's /proc; none elsewhere)."""
+def _pids() -> list[int]:
+    """Every process (Linux's /proc; none elsewhere)."""
     entries = os.listdir("/proc") if os.path.isdir("/proc") else []
-    return [int(entry) for entry in entries if entry.isdigit() and _parent(int(entry)) == pid]
+    return [int(entry) for entry in entries if entry.isdigit()]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    return [child for child in _pids() if _parent(child) == pid]
 
 
 def _cpu(pid: int) -> float:
@@ -283,17 +288,16 @@ def _tree_cpu(pid: int) -> float:
 
 
 def _named(name: str) -> list[int]:
-    """The processes called ``name`` (Linux's /proc; none elsewhere)."""
-    found = []
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/comm") as comm:
-                    if comm.read().strip() == name:
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
+    """The processes called ``name``."""
+
+    def called(pid: int) -> str:
+        try:
+            with open(f"/proc/{pid}/comm") as comm:
+                return comm.read().strip()
+        except OSError:
+            return ""
+
+    return [pid for pid in _pids() if called(pid) == name]
 
 
 def _tree(pid: int) -> list[int]:
@@ -348,17 +352,17 @@ class CpuUsed:
 
 
 def report_cpu(used: dict[str, float], seconds: float, results: Results) -> None:
-    """The gunicorn workers' CPU time per request and per placement (the figures that other
-    programs on a shared machine disturb least), and the whole machine's per placement, by
-    part: what two cores must fit into a second for a rate of placements."""
+    """gunicorn's CPU time (its workers and the arbiter that replaces them) per request and
+    per placement, the figures that other programs on a shared machine disturb least, and
+    the whole machine's per placement, by part: what two cores must fit into a second for a
+    rate of placements."""
     requests = sum(len(times) for times in results.times.values())
     if not requests or not results.placed or seconds <= 0:
         return
     placed = len(results.placed)
     web = used["gunicorn"] * 1000
     print(
-        f"gunicorn workers' CPU: {web / requests:.1f} ms per request, "
-        f"{web / placed:.1f} ms per placement"
+        f"gunicorn's CPU: {web / requests:.1f} ms per request, {web / placed:.1f} ms per placement"
     )
     parts = ("gunicorn", "PostgreSQL", "Celery", "the client")
     rest = used["machine"] - sum(used[part] for part in parts)
