@@ -45,10 +45,12 @@ def report(name: str, seconds: list[float], queries: list[int]) -> None:
 
 
 def policy_move(match, index: int) -> tuple[str, int]:
-    """The policy's move for seat ``index`` and the ply a page drawn now would know."""
+    """The policy's move for seat ``index`` and the moves of that seat a page drawn now
+    would know."""
     record = services.load(match)
     game = record.state
-    return f"place {choose(game.board(index), game.current_number(index))}", record.ply
+    move = f"place {choose(game.board(index), game.current_number(index))}"
+    return move, len(record.moves_of(record.seats[index]))
 
 
 def games_at_round_20(player) -> list:
@@ -149,7 +151,7 @@ def nmbrs_step(match, users) -> bool:
         return False
     player = game.to_move
     move = record.rules.auto_move(game, player)
-    services.play(match.pk, users[player], str(move), record.ply)
+    services.play(match.pk, users[player], str(move), len(record.moves_of(record.seats[player])))
     return True
 
 

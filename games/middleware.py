@@ -1,5 +1,5 @@
-"""Middleware of the site: refusing malformed requests before anything reads them, and
-noting when a player was last on the site."""
+"""Middleware of the site: refusing malformed requests before anything reads them, noting
+when a player was last on the site, and the page of whatever is hidden from the viewer."""
 
 import time
 from urllib.parse import parse_qsl
@@ -7,7 +7,10 @@ from urllib.parse import parse_qsl
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
 from django.utils import translation
+
+from games.visibility import Hidden
 
 _FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -128,3 +131,20 @@ class RecordLastSeen:
                 services.touch(user)
                 request.session["seen_at"] = now
         return response
+
+
+class ShowHidden:
+    """Whatever a view was about to show or do that would reveal a puzzle order still secret
+    for the viewer (``visibility.Hidden``, raised by the services) is answered with the page
+    that says why, whichever view it came from: a page, a replay, a move, a join."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if isinstance(exc, Hidden):
+            return render(request, "games/hidden.html", {"reason": str(exc)}, status=403)
+        return None

@@ -42,7 +42,6 @@ from games.models import (
 )
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
 from games.services import MatchView, MoveRefused, boards, bots, puzzles
-from games.visibility import Hidden
 from games.web.charts import rating_chart_svg
 
 PLAY = "games/game.html#play"
@@ -405,11 +404,6 @@ def _match_view(request: HttpRequest, match_id: int) -> MatchView:
         raise Http404("No game of yours has this number.") from None
 
 
-def _hidden(request: HttpRequest, reason: Hidden) -> HttpResponse:
-    """The page shown instead of a game whose puzzle order is still secret for the viewer."""
-    return render(request, "games/hidden.html", {"reason": str(reason)}, status=403)
-
-
 def _version(mv: MatchView) -> str:
     """Changes whenever anything the viewer may see changes, and tells nothing more: it is
     made of the viewer's own view and what every page shows of the seats."""
@@ -500,13 +494,6 @@ def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) ->
 
 @require_GET
 def game(request: HttpRequest, match_id: int) -> HttpResponse:
-    try:
-        return _game(request, match_id)
-    except Hidden as exc:
-        return _hidden(request, exc)
-
-
-def _game(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         mv = services.view_match(match_id, request.user)
     except Match.DoesNotExist:
@@ -611,10 +598,7 @@ def prefs(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through a finished match, every player's display side by side."""
-    try:
-        mv = _match_view(request, match_id)
-    except Hidden as exc:
-        return _hidden(request, exc)
+    mv = _match_view(request, match_id)
     if not mv.match.is_finished:
         raise Http404("This match is not finished.")
     adapter = web.adapter_for(mv.match.game)
@@ -652,10 +636,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
 @require_POST
 def play_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
-    try:
-        return redirect(puzzles.start_puzzle(request.user, puzzle))
-    except Hidden as exc:
-        return _hidden(request, exc)
+    return redirect(puzzles.start_puzzle(request.user, puzzle))
 
 
 @require_GET

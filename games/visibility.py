@@ -10,6 +10,10 @@ is *live* for them, unless they have finished a counted attempt at it:
   game in it is finished, or the challenge ends;
 - the two puzzles offered to a challenger are live for them while the offer is open.
 
+Nobody may practise a puzzle held for a challenge that somebody might still join (an
+unanswered offer, a challenge waiting for players), and a challenge is only ever offered on a
+puzzle nobody has played (``puzzles.unused_puzzles``), whose order nobody can have seen.
+
 A visitor who is not logged in could be anybody, so for them a puzzle is live while it is
 live for anybody.
 """
@@ -87,7 +91,21 @@ def check_match_visible(user, match: Match, seat: Seat | None) -> None:
 
 
 def check_may_practice(user, puzzle: Puzzle) -> None:
-    """Raise Hidden if playing ``puzzle`` for practice would show a secret order."""
+    """Raise Hidden if playing ``puzzle`` for practice would show a secret order: one that is
+    secret for the player, or one held for a challenge that anybody might still join (an
+    unanswered offer, a challenge waiting for players)."""
     reason = secret_reason(user, puzzle)
+    if reason is None and held_for_challenge(puzzle):
+        reason = _(
+            "This puzzle is held for a challenge: you can play it once the challenge has begun."
+        )
     if reason:
         raise Hidden(reason)
+
+
+def held_for_challenge(puzzle: Puzzle) -> bool:
+    """Whether an unanswered offer holds ``puzzle``, or a challenge on it waits for players."""
+    waiting = Match.objects.filter(
+        puzzle=puzzle, kind=Match.Kind.CHALLENGE, status=Match.Status.WAITING
+    )
+    return _open_offers(puzzle).exists() or waiting.exists()

@@ -17,6 +17,11 @@ from tests.test_match_services import seat_of
 from tests.test_tasks import wait_for
 
 
+def mine(record, user) -> int:
+    """How many moves ``user`` has made: what their page would send with a move."""
+    return len(record.moves_of(record.seat_of(user)))
+
+
 def bot_moves(match) -> int:
     return Move.objects.filter(match=match, seat__bot__gt="").count()
 
@@ -72,7 +77,9 @@ def test_nmbrs_is_played_against_a_bot_and_the_bot_plays_whole_turns(client, ali
             assert Seat.objects.get(match=match, index=1).bot_due is not None
             assert bots.play_bots(match.pk) >= 1
         else:
-            services.play(match.pk, alice, str(rules.auto_move(record.state, 0)), record.ply)
+            services.play(
+                match.pk, alice, str(rules.auto_move(record.state, 0)), mine(record, alice)
+            )
     match.refresh_from_db()
     assert match.status == "finished" and bot_moves(match) > 10
     assert not Seat.objects.filter(match=match).exclude(bot_due=None).exists()
@@ -121,7 +128,9 @@ def test_the_bot_works_from_a_state_drawn_for_its_seat_never_the_real_one(alice,
         if player == 1:
             assert bots.play_bots(match.pk) >= 1
         else:
-            services.play(match.pk, alice, str(rules.auto_move(record.state, 0)), record.ply)
+            services.play(
+                match.pk, alice, str(rules.auto_move(record.state, 0)), mine(record, alice)
+            )
     # what the bot cannot see (alice's hand, the deck) was drawn afresh, not read
     assert len(drawn_afresh) >= 1 and any(drawn_afresh)
 
@@ -152,7 +161,9 @@ def test_a_lost_bot_task_is_sent_again_by_the_sweep_and_the_worker_moves(celery_
     wait_for(lambda: bot_moves(match) == 1)
 
     record = services.load(match)
-    services.play(match.pk, alice, str(record.rules.auto_move(record.state, 0)), record.ply)
+    services.play(
+        match.pk, alice, str(record.rules.auto_move(record.state, 0)), mine(record, alice)
+    )
     wait_for(lambda: bot_moves(match) == 2)  # the task sent after the move, by the worker
 
 
@@ -168,7 +179,9 @@ def test_matches_with_bots_are_rated_in_their_own_list(alice):
         bots.play_bots(match.pk)
         record = services.load(match)
         if 0 in rules.to_move(record.state):
-            services.play(match.pk, alice, str(rules.auto_move(record.state, 0)), record.ply)
+            services.play(
+                match.pk, alice, str(rules.auto_move(record.state, 0)), mine(record, alice)
+            )
     assert match.status == Match.Status.FINISHED
     assert services.rate_match(match.pk)
     assert set(RatingChange.objects.filter(match=match).values_list("pool", flat=True)) == {
@@ -206,7 +219,7 @@ def test_a_bot_still_playing_its_tiles_is_not_sent_a_second_task(alice):
     Seat.objects.filter(match=match, index=1).update(bot_due=long_ago)
     record = services.load(match)
     seat = record.seats[1]
-    services.play(match.pk, seat.player, str(bots.think(record, seat)), record.ply)
+    services.play(match.pk, seat.player, str(bots.think(record, seat)), len(record.moves_of(seat)))
     seat.refresh_from_db()
     assert seat.progress == 1 and seat.bot_due > long_ago  # its first tile is placed
     assert bots.due() == []

@@ -44,7 +44,8 @@ def move_forms(html: str) -> dict[str, str]:
 
 
 def post(client, match, text: str):
-    ply = Move.objects.filter(match=match).count()
+    """What the page's form posts: the move, and how many moves its player had made."""
+    ply = Move.objects.filter(match=match, seat__player_id=client.session["_auth_user_id"]).count()
     return client.post(reverse("play", args=[match.pk]), {"move": text, "ply": ply})
 
 

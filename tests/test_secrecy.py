@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -103,6 +104,37 @@ def test_a_daily_puzzle_dated_in_the_future_cannot_be_played_or_seen(client, ali
     assert not Match.objects.exists()
 
 
+def test_a_daily_attempt_finished_after_its_day_is_over_does_not_count(client, alice, bob):
+    puzzle = todays_daily()
+    bobs = finished_daily_of(bob)
+    attempt = puzzles.play_daily(alice)
+    play(attempt, alice)
+    # Midnight passes while alice's attempt is open: the puzzle's games are public now ...
+    Puzzle.objects.filter(pk=puzzle.pk).update(daily_on=puzzles.today() - timedelta(days=1))
+    Match.objects.filter(pk=attempt.pk).update(started=F("started") - timedelta(days=1))
+    client.force_login(alice)
+    assert client.get(reverse("replay", args=[bobs.pk])).status_code == 200
+    # ... so what she finishes now is practice: no result for the day, no streak.
+    finish(attempt, alice)
+    attempt.refresh_from_db()
+    assert attempt.is_finished
+    assert not DailyResult.objects.filter(player=alice).exists()
+    assert puzzles.streak(alice) == 0
+
+
+def test_two_requests_for_the_daily_at_once_both_lead_to_the_one_attempt(monkeypatch, alice):
+    todays_daily()
+    first = puzzles.play_daily(alice)
+    # The second request looked for an open attempt before the first one's was stored.
+    monkeypatch.setattr(
+        puzzles,
+        "daily_attempt",
+        lambda *args, _real=puzzles.daily_attempt: monkeypatch.undo() or None,
+    )
+    assert puzzles.play_daily(alice) == first
+    assert Match.objects.filter(daily=True).count() == 1
+
+
 def test_one_unfinished_daily_attempt_per_player(alice):
     todays_daily()
     first = puzzles.play_daily(alice)
@@ -155,6 +187,78 @@ def test_the_puzzles_of_an_open_offer_cannot_be_practised_by_the_challenger(clie
     assert client.post(reverse("play_puzzle", args=[offer.first_id])).status_code == 302
 
 
+def test_nobody_may_join_a_challenge_on_a_puzzle_they_have_played(client, alice, bob, carol):
+    make_puzzles(611, 612, 613)
+    offer = puzzles.offer_challenge(
+        alice, invite=[], players=2, open=True, rated=True, time_control="1d"
+    )
+    match = puzzles.pick_challenge(offer.pk, alice, offer.first_id)
+    # Played before the challenge existed (as the issue found it: practice was open then).
+    Match.objects.filter(pk=match.pk).update(puzzle=None)
+    practice = puzzles.start_puzzle(bob, match.puzzle)
+    Match.objects.filter(pk=match.pk).update(puzzle=practice.puzzle)
+    client.force_login(bob)
+    response = client.post(reverse("join", args=[match.pk]))
+    assert response.status_code == 400 and "played this puzzle before" in response.text
+    assert not match.seats.filter(player=bob).exists()
+    client.force_login(carol)
+    assert client.post(reverse("join", args=[match.pk])).status_code == 302
+    assert match.seats.filter(player=carol).exists()
+
+
+def test_the_puzzles_of_an_offer_and_of_a_waiting_challenge_cannot_be_practised_by_anybody(
+    client, alice, bob, carol
+):
+    make_puzzles(621, 622, 623)
+    offer = puzzles.offer_challenge(
+        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+    )
+    for user in (bob, carol):  # the invited player, and anybody who might join
+        client.force_login(user)
+        for puzzle in offer.puzzles:
+            response = client.post(reverse("play_puzzle", args=[puzzle.pk]))
+            assert hidden(response) and "held for a challenge" in response.text
+    open_offer = puzzles.offer_challenge(
+        alice, invite=[], players=2, open=True, rated=True, time_control="1d"
+    )
+    match = puzzles.pick_challenge(open_offer.pk, alice, open_offer.second_id)
+    client.force_login(carol)
+    assert hidden(client.post(reverse("play_puzzle", args=[match.puzzle_id])))
+    assert not Match.objects.filter(kind=Match.Kind.PUZZLE).exists()
+    services.join(match.pk, bob)  # the seats are taken: nobody else can join any more
+    assert client.post(reverse("play_puzzle", args=[match.puzzle_id])).status_code == 302
+
+
+def test_a_puzzle_played_since_it_was_offered_cannot_be_picked(alice, bob):
+    make_puzzles(631, 632, 633)
+    offer = puzzles.offer_challenge(
+        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+    )
+    ChallengeOffer.objects.filter(pk=offer.pk).update(created=timezone.now() - timedelta(days=4))
+    puzzles.start_puzzle(bob, offer.first)  # the offer is stale: its puzzles are free again
+    with pytest.raises(services.MoveRefused, match="played since it was offered"):
+        puzzles.pick_challenge(offer.pk, alice, offer.first_id)
+
+
+def test_actions_on_a_game_whose_puzzle_is_secret_answer_the_hidden_page(client, alice, bob):
+    todays_daily()
+    bobs = finished_daily_of(bob)
+    client.force_login(alice)
+    for name, data in (
+        ("play", {"x": "abc"}),
+        ("play", {"number": "1", "x": "0", "y": "0", "rotation": "0", "ply": "0"}),
+        ("join", {}),
+        ("cancel", {}),
+        ("decline", {}),
+        ("rematch", {}),
+        ("resign", {}),
+        ("extend", {}),
+    ):
+        response = client.post(reverse(name, args=[bobs.pk]), data)
+        assert response.status_code in (403, 404), (name, response.status_code)
+        assert 'data-number="' not in response.text
+
+
 def test_other_games_on_a_challenges_puzzle_are_hidden_from_its_players(client, alice, bob, carol):
     match = challenge(alice, bob)
     services.join(match.pk, bob)
@@ -171,15 +275,22 @@ def test_other_games_on_a_challenges_puzzle_are_hidden_from_its_players(client, 
     assert client.get(carols.get_absolute_url()).status_code == 200
 
 
-def test_a_challenge_never_offers_a_puzzle_an_invitee_has_played_or_a_daily(alice, bob):
-    made = make_puzzles(801, 802, 803, 804, 805)
+def test_a_challenge_only_offers_puzzles_nobody_has_played_and_no_daily(alice, bob, carol):
+    made = make_puzzles(801, 802, 803, 804, 805, 806, 807)
     puzzles.start_puzzle(bob, made[0])
-    Puzzle.objects.filter(pk=made[1].pk).update(daily_on=puzzles.today() - timedelta(days=3))
+    puzzles.start_puzzle(carol, made[1])  # not in the challenge, but she might join it
+    Puzzle.objects.filter(pk=made[2].pk).update(daily_on=puzzles.today() - timedelta(days=3))
     for _ in range(20):
         offer = puzzles.offer_challenge(
             alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
         )
-        assert {offer.first_id, offer.second_id} <= {p.pk for p in made[2:]}
+        assert {offer.first_id, offer.second_id} <= {p.pk for p in made[3:]}
+        held = puzzles.offer_challenge(
+            alice, invite=[], players=2, open=True, rated=True, time_control="1d"
+        )
+        assert {held.first_id, held.second_id} <= {p.pk for p in made[3:]}
+        assert not {held.first_id, held.second_id} & {offer.first_id, offer.second_id}
+        ChallengeOffer.objects.filter(pk__in=[offer.pk, held.pk]).delete()
 
 
 def test_an_offered_puzzle_is_not_published_as_the_daily(alice):
@@ -229,6 +340,29 @@ def test_free_pace_polling_answers_only_what_the_viewer_may_see(client, alice, b
         assert response.status_code == 200
     play(match, alice)
     assert version() != seen
+
+
+def test_free_pace_move_forms_count_only_the_viewers_own_moves(client, alice, bob):
+    match = make_match(alice, bob, pace="free", time_control="1d")
+    client.force_login(alice)
+    url = match.get_absolute_url()
+
+    def form_ply() -> set[str]:
+        return set(re.findall(r'name="ply" value="(\d+)"', client.get(url).text))
+
+    assert form_ply() == {"0"}
+    for _ in range(5):
+        play(match, bob)
+        assert form_ply() == {"0"}  # bob's five moves leave alice's page as it was
+    # Nor does a refused move tell: the same answer whatever the count sent.
+    answers = set()
+    for count in range(0, 8):
+        data = {"number": "9", "x": "0", "y": "0", "rotation": "9", "ply": str(count)}
+        response = client.post(reverse("play", args=[match.pk]), data)
+        answers.add((response.status_code, "out of date" in response.text))
+    assert answers == {(400, False)}
+    play(match, alice)
+    assert form_ply() == {"1"}
 
 
 def test_a_free_pace_opponent_ahead_is_not_marked_to_move(client, alice, bob):

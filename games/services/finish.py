@@ -65,15 +65,18 @@ def _tell(task: str, *args) -> None:
 
 def _count_puzzle(match: Match, seats: list[Seat]) -> None:
     """A game on a puzzle ended: count its attempts, and the day's result of a daily
-    attempt (the first finished attempt of a day counts; later ones are practice)."""
+    attempt (the first attempt finished on the puzzle's day counts; later ones are practice).
+    An attempt still open when the day ends no longer counts: from then on every game on the
+    puzzle may be seen, its order is no secret any more."""
     for seat in seats:
         Puzzle.objects.filter(pk=match.puzzle_id).update(
             attempts=F("attempts") + 1,
             total=F("total") + seat.score,
             best=Greatest(Coalesce(F("best"), Value(seat.score)), Value(seat.score)),
         )
-    if not match.daily or match.puzzle.daily_on != match.started.date():
-        return  # practice: an attempt started on another day than the puzzle's
+    day = match.puzzle.daily_on
+    if not match.daily or not day == match.started.date() == match.finished.date():
+        return  # practice: an attempt not both started and finished on the puzzle's day
     for seat in seats:
         try:
             with transaction.atomic():

@@ -239,6 +239,12 @@ def join(match_id: int, player) -> Match:
         if match.status != Match.Status.WAITING:
             raise MoveRefused(_("This match is not waiting for players."))
         mine = next((s for s in seats if s.player_id == player.pk), None)
+        if match.puzzle_id is not None and (
+            Seat.objects.filter(player=player, match__puzzle_id=match.puzzle_id)
+            .exclude(match=match)
+            .exists()
+        ):
+            raise MoveRefused(_("You have played this puzzle before: choose another challenge."))
         if mine is not None:
             if mine.state != Seat.State.INVITED:
                 raise MoveRefused(_("You are already in this match."))

@@ -1,9 +1,11 @@
 """Playing: looking at a match, making a move, resigning, more time, a player's choices.
 
-There is one way to act in any game: ``play(match_id, user, text, expected_ply)``. ``text``
-is the move in the game's notation; ``expected_ply`` is the number of moves the player's
-page knew of. A page that is out of date is noticed: if the player has moved since, the same
-move again (a double submit) is answered as the first one was, and any other is refused.
+There is one way to act in any game: ``play(match_id, user, text, made)``. ``text`` is the
+move in the game's notation; ``made`` is the number of moves the player had made when their
+page was drawn (``MatchView.ply``: their own, never the match's, which in free pace would tell
+how far the others have got). A page that is out of date is noticed: if the player has moved
+since, the same move again (a double submit) is answered as the first one was, and any other
+is refused.
 Every answer is a ``MatchView``: what the player may see, never the game's state.
 """
 
@@ -111,7 +113,7 @@ def view_match(match_id: int, user) -> MatchView:
     return view_of(load(match, seats), seat)
 
 
-def play(match_id: int, user, text: str, expected_ply: int) -> MatchView:
+def play(match_id: int, user, text: str, made: int) -> MatchView:
     """``user`` makes the move written ``text`` in the match; MoveRefused with the reason if
     they may not. Raises Seat.DoesNotExist when ``user`` has no seat in the match."""
     try:
@@ -119,9 +121,10 @@ def play(match_id: int, user, text: str, expected_ply: int) -> MatchView:
             record = lock(match_id)
             match = record.match
             seat = record.seat_of(user)
-            if not 0 <= expected_ply <= record.ply:
+            mine = record.moves_of(seat)
+            if not 0 <= made <= len(mine):
                 raise MoveRefused(_("The page is out of date: look at the match again."))
-            since = [m for m in record.moves[expected_ply:] if m.seat_id == seat.pk]
+            since = mine[made:]
             if since:
                 return _answered_already(record, seat, since[0], text)
             if match.status == Match.Status.FINISHED:
@@ -149,9 +152,9 @@ def play(match_id: int, user, text: str, expected_ply: int) -> MatchView:
         # Somebody else's move took this ply first: answer from what is stored now.
         record = load(Match.objects.get(pk=match_id))
         seat = record.seat_of(user)
-        mine = [m for m in record.moves[expected_ply:] if m.seat_id == seat.pk]
-        if mine:
-            return _answered_already(record, seat, mine[0], text)
+        since = record.moves_of(seat)[made:]
+        if since:
+            return _answered_already(record, seat, since[0], text)
         raise MoveRefused(_("Somebody moved at the same time: try again.")) from None
 
 

@@ -131,16 +131,22 @@ def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
     )
 
 
+def unused_puzzles():
+    """The puzzles nobody has played, that are not dailies and that no unanswered offer holds:
+    their order is known to nobody, so they may become a daily or be offered for a challenge."""
+    offered = ChallengeOffer.objects.filter(match__isnull=True)
+    return Puzzle.objects.filter(daily_on=None, attempts=0, matches=None).exclude(
+        Q(pk__in=offered.values("first_id")) | Q(pk__in=offered.values("second_id"))
+    )
+
+
 def publish_daily(day: date | None = None) -> Puzzle:
     """The puzzle of ``day`` (UTC): exactly one, however often or late this runs."""
     day = day or today()
     existing = Puzzle.objects.filter(daily_on=day).first()
     if existing is not None:
         return existing
-    offered = ChallengeOffer.objects.filter(match__isnull=True)
-    unused = Puzzle.objects.filter(daily_on=None, attempts=0, matches=None).exclude(
-        Q(pk__in=offered.values("first_id")) | Q(pk__in=offered.values("second_id"))
-    )
+    unused = unused_puzzles()
     published = None
     while published is None:
         candidate = middling(unused) or unused.order_by("id").first() or create_puzzles(1)[0]
@@ -196,7 +202,16 @@ def play_daily(player) -> Match:
     """Today's puzzle for ``player``: their unfinished attempt, else a new one."""
     puzzle = publish_daily()
     ongoing = daily_attempt(player, puzzle)
-    return ongoing.match if ongoing is not None else start_puzzle(player, puzzle, daily=True)
+    if ongoing is not None:
+        return ongoing.match
+    try:
+        return start_puzzle(player, puzzle, daily=True)
+    except IntegrityError:
+        # The same request twice at once (a double click): the other one started it.
+        ongoing = daily_attempt(player, puzzle)
+        if ongoing is None:
+            raise
+        return ongoing.match
 
 
 def daily_winners(days: list[Puzzle]) -> dict[int, DailyResult]:
@@ -231,15 +246,6 @@ def streak_in(days: set[date], day: date) -> int:
 # ------------------------------------------------------------------ challenges
 
 
-def played_puzzles(*players) -> set[int]:
-    """The puzzles any of ``players`` has played or been invited to play."""
-    return set(
-        Seat.objects.filter(player__in=players, match__puzzle__isnull=False).values_list(
-            "match__puzzle_id", flat=True
-        )
-    )
-
-
 def offer_challenge(
     challenger,
     *,
@@ -250,9 +256,10 @@ def offer_challenge(
     time_control: str,
     rng: random.Random | None = None,
 ) -> ChallengeOffer:
-    """Two distinct random puzzles, to choose from, that neither the challenger nor anybody
-    invited has played, and that never were daily puzzles (their games are public)."""
-    invited, _stored = lobby.check_match_settings(
+    """Two distinct random puzzles to choose from that nobody has played, that never were
+    daily puzzles and that no other offer holds (``unused_puzzles``): a puzzle that has been
+    played anywhere may have had its order seen, by anybody who might join."""
+    lobby.check_match_settings(
         challenger,
         game=PUZZLE_GAME,
         players=players,
@@ -261,12 +268,7 @@ def offer_challenge(
         open=open,
         options=puzzle_rules().puzzle_options,
     )
-    excluded = played_puzzles(challenger, *invited.values())
-    candidates = list(
-        Puzzle.objects.filter(daily_on__isnull=True)
-        .exclude(pk__in=excluded)
-        .values_list("pk", flat=True)
-    )
+    candidates = list(unused_puzzles().values_list("pk", flat=True))
     if len(candidates) < 2:
         candidates += [p.pk for p in create_puzzles(2 - len(candidates))]
     first, second = (rng or random.SystemRandom()).sample(candidates, 2)
@@ -296,6 +298,10 @@ def pick_challenge(offer_id: int, challenger, puzzle_id: int) -> Match:
             raise MoveRefused(_("You already picked a puzzle from this offer."))
         if puzzle_id not in (offer.first_id, offer.second_id):
             raise MoveRefused(_("Pick one of the two puzzles offered."))
+        if Match.objects.filter(puzzle_id=puzzle_id).exists():
+            raise MoveRefused(
+                _("This puzzle has been played since it was offered: ask for a new pair.")
+            )
         match = lobby.create_match(
             challenger,
             players=offer.players,

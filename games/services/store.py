@@ -90,6 +90,10 @@ class Record:
         """How many moves the match has (the number of the next one)."""
         return len(self.moves)
 
+    def moves_of(self, seat: Seat) -> list[Move]:
+        """The moves made by the player of ``seat``, in order."""
+        return [move for move in self.moves if move.seat_id == seat.pk]
+
     def seat_of(self, user) -> Seat:
         for seat in self.seats:
             if seat.player_id == user.pk:
@@ -417,8 +421,10 @@ class MatchView:
     """A match as one user may see it: never the game's state, only its view for them.
 
     ``seat`` is the user's own seat (None for a spectator); ``view`` is the game's view
-    for that seat (``Rules.view``); ``ply`` the number of moves made, which a move form
-    sends back so that a page that is out of date is noticed. ``draft(text)`` is the view
+    for that seat (``Rules.view``); ``ply`` the number of moves the viewer has made (all the
+    match's moves for a spectator), which a move form sends back so that a page that is out
+    of date is noticed: never the whole match's count, which in free pace would tell how far
+    the others have got. ``draft(text)`` is the view
     while the player composes a move of several steps (``DraftRules``); ``history()`` how a
     finished match went, for its replay.
     """
@@ -509,7 +515,7 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         seat,
         rules,
         view,
-        record.ply,
+        record.ply if seat is None else len(record.moves_of(seat)),
         _draft=drafting,
         _history=frames,
     )
