@@ -29,7 +29,7 @@ class SignupForm(UserCreationForm):
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
         if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this e-mail address already exists.")
+            raise forms.ValidationError(_("An account with this e-mail address already exists."))
         return email
 
 

@@ -2,7 +2,9 @@
 
 - Logins (django-axes): after ``LOGIN_FAILURES`` wrong passwords for one account, or from one
   client address, further logins there are refused for ``LOGIN_COOLOFF``, the right password
-  included; refused attempts cost no password hashing.
+  included; refused attempts cost no password hashing. A successful login clears its
+  account's count, never its address's (else an address could guess on without limit by
+  logging into an account of its own between batches of guesses).
 - Sign-ups: ``SIGNUPS`` per client address.
 - Password-reset e-mails: ``RESETS_PER_ADDRESS`` per e-mail address and ``RESETS_PER_CLIENT``
   per client address.
@@ -17,10 +19,16 @@ import math
 from datetime import timedelta
 
 from axes.handlers.cache import AxesCacheHandler
-from axes.helpers import get_cache, get_client_cache_keys, get_client_ip_address
+from axes.helpers import (
+    get_cache,
+    get_client_cache_keys,
+    get_client_ip_address,
+    make_cache_key_list,
+)
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import RedisError
@@ -74,6 +82,14 @@ class LoginLimits(AxesCacheHandler):
             # The cache answered None, or not at all: nothing was counted.
             logger.warning("login failures could not be counted: the cache is unavailable")
 
+    def user_logged_in(self, sender, request, user, **kwargs):
+        """Clear the failures counted for the account, not those of the client's address."""
+        name = login_name(request, {"username": user.get_username()})
+        try:
+            self.cache.delete_many(make_cache_key_list([{"username": name}]))
+        except (RedisError, ConnectionInterrupted):
+            logger.warning("login failures could not be cleared: the cache is unavailable")
+
 
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """The login page again, saying when logging in will be possible (HTTP 429)."""
@@ -86,8 +102,8 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
     except Exception:  # the cache is away: say the longest wait
         pass
     form = AuthenticationForm(request, data=request.POST or None)
-    error = (
+    error = _(
         "Too many failed logins for this account or from your address. "
-        f"Try again in {minutes(left)} minutes."
-    )
+        "Try again in %(wait)s minutes."
+    ) % {"wait": minutes(left)}
     return render(request, "registration/login.html", {"form": form, "error": error}, status=429)

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
+from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -145,9 +146,15 @@ def signup(request: HttpRequest) -> HttpResponse:
             context = {"form": SignupForm(), "error": error}
             return render(request, "registration/signup.html", context, status=429)
         if form.is_valid():
-            user = form.save()
-            login(request, user, backend="games.backends.Accounts")
-            return redirect("home")
+            try:
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:
+                # Another sign-up took the name or the address after the form's checks.
+                form.add_error(None, _("That name or e-mail address was taken just now."))
+            else:
+                login(request, user, backend="games.backends.Accounts")
+                return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
 

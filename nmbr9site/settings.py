@@ -167,7 +167,7 @@ AXES_HANDLER = "games.limits.LoginLimits"
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_RESET_ON_SUCCESS = True
+AXES_RESET_ON_SUCCESS = False  # games.limits clears the account's count only
 AXES_LOCKOUT_CALLABLE = "games.limits.locked_out"
 AXES_USERNAME_CALLABLE = "games.limits.login_name"
 AXES_VERBOSE = False

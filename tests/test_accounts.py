@@ -110,6 +110,27 @@ def test_every_account_page_renders(client, alice):
         assert client.get(reverse(name)).status_code == 200
 
 
+@pytest.mark.parametrize("taken", ["username", "email"])
+def test_a_sign_up_that_loses_a_race_for_its_name_or_address_says_so(
+    client, alice, monkeypatch, taken
+):
+    """Two sign-ups at once both pass the form's checks; the database keeps one account per
+    name and per address (any capitals), and the late one is told, not answered with a 500."""
+    from games.forms import SignupForm
+
+    field = {"username": "clean_username", "email": "clean_email"}[taken]
+    monkeypatch.setattr(SignupForm, field, lambda form: form.cleaned_data[taken])
+    monkeypatch.setattr(SignupForm, "validate_unique", lambda form: None)
+    data = {"username": "dora", "email": "dora@example.com"}
+    data[taken] = {"username": "alice", "email": "ALICE@example.com"}[taken]
+    response = client.post(
+        reverse("signup"), {**data, "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 400
+    assert "taken just now" in response.text
+    assert User.objects.count() == 1 and "_auth_user_id" not in client.session
+
+
 def test_an_empty_signup_shows_what_is_missing(client):
     response = client.post(reverse("signup"), {})
     assert response.status_code == 400

@@ -46,14 +46,40 @@ def test_a_client_trying_many_accounts_is_locked_out(client, alice, bob):
     assert logged_in(client)
 
 
-def test_a_right_password_before_the_limit_resets_the_count(client, alice):
+def test_a_right_password_before_the_limit_resets_the_accounts_count(client, alice):
     for _ in range(limits.LOGIN_FAILURES - 1):
-        log_in(client, "alice", "wrong")
-    assert log_in(client, "alice", PASSWORD).status_code == 302
+        log_in(client, "alice", "wrong", address="10.0.0.5")
+    assert log_in(client, "alice", PASSWORD, address="10.0.0.5").status_code == 302
     client.logout()
+    # From another address (the first one's count is not reset): the account's count is.
     for _ in range(limits.LOGIN_FAILURES - 1):
+        log_in(client, "alice", "wrong", address="10.0.0.6")
+    assert log_in(client, "alice", PASSWORD, address="10.0.0.6").status_code == 302
+
+
+def test_logging_into_an_own_account_does_not_clear_the_addresss_count(client, alice, bob):
+    address = "10.0.0.4"
+    for number in range(limits.LOGIN_FAILURES - 1):
+        assert log_in(client, f"ghost{number}", "wrong", address=address).status_code == 200
+    assert log_in(client, "bob", PASSWORD, address=address).status_code == 302
+    client.logout()
+    assert log_in(client, "ghost9", "wrong", address=address).status_code == 429
+    assert log_in(client, "alice", PASSWORD, address=address).status_code == 429
+    assert not logged_in(client)
+
+
+def test_the_lockout_message_is_in_the_players_language(client, alice):
+    for _ in range(limits.LOGIN_FAILURES):
         log_in(client, "alice", "wrong")
-    assert log_in(client, "alice", PASSWORD).status_code == 302
+    response = client.post(
+        reverse("login"),
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert response.status_code == 429
+    assert "Zu viele fehlgeschlagene Anmeldungen" in response.text
+    assert "Too many" not in response.text
 
 
 def sign_up(client, number, address="10.0.1.1"):
