@@ -472,6 +472,31 @@ def test_expire_places_the_fallback_tile_and_gives_a_strike(alice, bob, pace):
     ).exists()
 
 
+@pytest.mark.parametrize("act", ["move", "extend"])
+def test_acting_after_the_deadline_before_the_sweep_is_refused_and_expires_the_seat(
+    alice, bob, act
+):
+    """The sweep may be late (or Celery away): a move or an extension asked for after the
+    deadline does what the sweep would have done, and is refused."""
+    match = make_match(alice, bob, pace="free")
+    seat = seat_of(match, alice)
+    make_due(seat)
+    expected = Game(2, seed=7, pace="free").fallback(seat.index)
+    with pytest.raises(MoveRefused, match="had run out"):
+        if act == "move":
+            play(match, alice)
+        else:
+            services.extend(match.pk, alice)
+    seat.refresh_from_db()
+    move = Move.objects.get(seat=seat)
+    assert (move.text, move.auto) == (f"place {expected}", True)
+    assert (seat.progress, seat.strikes, seat.extensions_left) == (1, 1, 2)
+    assert seat.deadline > timezone.now()  # the next tile's, not the old one plus a day
+    assert services.expire(seat.pk) is False  # the sweep, coming later, finds nothing due
+    play(match, alice)  # in time for the next tile
+    assert Move.objects.filter(seat=seat, auto=False).count() == 1
+
+
 def test_expiring_twice_acts_once(alice, bob):
     match = make_match(alice, bob, pace="free")
     seat = seat_of(match, alice)

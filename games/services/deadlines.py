@@ -175,6 +175,17 @@ def _expire_batch(seat_ids: list[int], now: datetime) -> int:
     return expired
 
 
+def expire_if_overdue(record: Record, seat: Seat, now: datetime) -> bool:
+    """For a player acting on a locked ``record`` after their deadline, before the sweep has
+    got to it: make the seat's moves as the sweep would (written now); whether it was due."""
+    if seat.deadline is None or seat.deadline > now:
+        return False
+    changes = Changes()
+    _expire_seat(record, changes, seat, now)
+    changes.flush()
+    return True
+
+
 def _expire_seat(record: Record, changes: Changes, seat: Seat, now: datetime) -> bool:
     if record.match.status != Match.Status.ACTIVE:
         return False

@@ -24,7 +24,16 @@ from games.contract import LEAVE, IllegalMove
 from games.models import Match, Notification, Profile, Seat
 from games.services import deadlines
 from games.services.prepared import Prepared
-from games.services.store import Changes, MatchView, MoveRefused, keep, load, lock, view_of
+from games.services.store import (
+    Changes,
+    MatchView,
+    MoveRefused,
+    Record,
+    keep,
+    load,
+    lock,
+    view_of,
+)
 
 EXTENSION = timedelta(days=1)
 
@@ -113,6 +122,11 @@ def view_match(match_id: int, user) -> MatchView:
     return view_of(load(match, seats), seat)
 
 
+#: The answer to a move or an extension asked for after the deadline, before the sweep got
+#: to it: the moves are made for the player, as the sweep would have made them.
+TIME_RAN_OUT = gettext_noop("Your time for this move had run out: it was made for you.")
+
+
 def play(match_id: int, user, text: str, made: int) -> MatchView:
     """``user`` makes the move written ``text`` in the match; MoveRefused with the reason if
     they may not. Raises Seat.DoesNotExist when ``user`` has no seat in the match."""
@@ -133,21 +147,12 @@ def play(match_id: int, user, text: str, made: int) -> MatchView:
                 raise MoveRefused(_("This match has not started."))
             if seat.has_left:
                 raise MoveRefused(_("You have left this match."))
-            try:
-                move = record.rules.parse_move(text)
-                record.state = record.rules.apply(record.state, seat.index, move)
-            except IllegalMove as exc:
-                raise MoveRefused(exc.reason, code=exc.code, **exc.params) from None
-            changes = Changes()
-            changes.move(record, seat, str(move))
-            seat.strikes = 0
-            seat.overdue = False
-            seat.mail_at = None
-            seat.mail_reminder = False
-            deadlines.settle(record, changes, timezone.now(), moved=seat)
-            changes.flush()
-            transaction.on_commit(lambda: keep(record))
-            return view_of(record, seat)
+            now = timezone.now()
+            if not deadlines.expire_if_overdue(record, seat, now):
+                return _move(record, seat, text, now)
+        # Past the deadline (the sweep had not got to it yet): the moves made for the player
+        # are stored, and theirs is refused.
+        raise MoveRefused(_(TIME_RAN_OUT))
     except IntegrityError:
         # Somebody else's move took this ply first: answer from what is stored now.
         record = load(Match.objects.get(pk=match_id))
@@ -156,6 +161,25 @@ def play(match_id: int, user, text: str, made: int) -> MatchView:
         if since:
             return _answered_already(record, seat, since[0], text)
         raise MoveRefused(_("Somebody moved at the same time: try again.")) from None
+
+
+def _move(record, seat: Seat, text: str, now: datetime) -> MatchView:
+    """Make the player's move on the locked ``record``, in the caller's transaction."""
+    try:
+        move = record.rules.parse_move(text)
+        record.state = record.rules.apply(record.state, seat.index, move)
+    except IllegalMove as exc:
+        raise MoveRefused(exc.reason, code=exc.code, **exc.params) from None
+    changes = Changes()
+    changes.move(record, seat, str(move))
+    seat.strikes = 0
+    seat.overdue = False
+    seat.mail_at = None
+    seat.mail_reminder = False
+    deadlines.settle(record, changes, now, moved=seat)
+    changes.flush()
+    transaction.on_commit(lambda: keep(record))
+    return view_of(record, seat)
 
 
 def _answered_already(record, seat: Seat, made, text: str) -> MatchView:
@@ -202,16 +226,22 @@ def extend(match_id: int, user) -> datetime:
         seat = record.seat_of(user)
         if seat.deadline is None or record.match.status != Match.Status.ACTIVE:
             raise MoveRefused(_("You have no running deadline to extend."))
-        if seat.extensions_left == 0:
-            raise MoveRefused(_("You have used all your extensions in this match."))
-        seat.deadline += EXTENSION
-        seat.extensions_left -= 1
-        seat.remind_at = seat.deadline - record.match.time_per_move * (1 - deadlines.REMIND_AT)
-        seat.reminded = False
-        changes = Changes()
-        changes.save([seat])
-        changes.flush()
-        return seat.deadline
+        if not deadlines.expire_if_overdue(record, seat, timezone.now()):
+            return _extend(record, seat)
+    raise MoveRefused(_(TIME_RAN_OUT))
+
+
+def _extend(record: Record, seat: Seat) -> datetime:
+    if seat.extensions_left == 0:
+        raise MoveRefused(_("You have used all your extensions in this match."))
+    seat.deadline += EXTENSION
+    seat.extensions_left -= 1
+    seat.remind_at = seat.deadline - record.match.time_per_move * (1 - deadlines.REMIND_AT)
+    seat.reminded = False
+    changes = Changes()
+    changes.save([seat])
+    changes.flush()
+    return seat.deadline
 
 
 def set_prefs(match_id: int, user, **prefs) -> None:
