@@ -30,13 +30,15 @@ def _undecodable(text: str) -> bool:
     return False
 
 
-def _has_nul(values) -> bool:
-    return any("\x00" in key or any("\x00" in v for v in vs) for key, vs in values.lists())
+def _has(values, character: str) -> bool:
+    """Whether ``character`` is in any name or value of a query or form."""
+    return any(character in key or any(character in v for v in vs) for key, vs in values.lists())
 
 
 class RejectMalformedRequests:
     """Answer 400 to a request no view should see: a NUL character in the path, query or
-    form, a query or form that is not UTF-8, or a body that cannot be parsed.
+    form, a query or form that is not UTF-8, a body that cannot be parsed, a POST that is not
+    a form (every POST of the site is one), or a file (the site takes none).
 
     Placed first, so that no other middleware (CSRF reads the form) and no error page
     trips over such a request.
@@ -57,10 +59,12 @@ class RejectMalformedRequests:
             return "the address contains a NUL character."
         if _undecodable(request.META.get("QUERY_STRING", "")):
             return "the query is not UTF-8."
-        if _has_nul(request.GET):
+        if _has(request.GET, "\x00"):
             return "the query contains a NUL character."
-        if request.method != "POST" or request.content_type not in _FORMS:
+        if request.method != "POST":
             return ""
+        if request.content_type not in _FORMS:
+            return "forms are sent as application/x-www-form-urlencoded or multipart/form-data."
         charset = request.content_params.get("charset", "utf-8").strip().lower()
         if charset not in ("utf-8", "utf8"):
             return "forms must be sent in UTF-8."
@@ -72,8 +76,13 @@ class RejectMalformedRequests:
                     return "the form is not UTF-8."
                 if _undecodable(body):
                     return "the form is not UTF-8."
-            if _has_nul(request.POST):
+            if _has(request.POST, "\x00"):
                 return "the form contains a NUL character."
+            if request.content_type == _FORMS[1]:
+                if request.FILES:
+                    return "this site takes no files."
+                if _has(request.POST, "\ufffd"):  # what Django makes of bytes that are not UTF-8
+                    return "the form is not UTF-8."
         except RequestDataTooBig:
             return "the form is too large."
         except (BadRequest, SuspiciousOperation, MultiPartParserError, UnicodeDecodeError):

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services
-from games.models import Match, Move, Seat
+from games.models import Match, Move, Profile, Seat
 from games.services import puzzles
 from tests.test_match_services import make_match, play
 from tests.test_puzzles import make_puzzles
@@ -184,6 +184,37 @@ def test_numbers_that_are_not_ascii_digits_are_refused_with_a_message(client, wo
     response = client.get(f"/game/{solo}/?x=٣&y=0&rotation=0")
     assert response.status_code == 400
     assert b"x: Enter a whole number." in response.content
+
+
+@pytest.mark.parametrize(
+    "body, content_type, reason",
+    [
+        ('{"email_on_move": false}', "application/json", b"forms are sent as"),
+        ("email_on_move=off", "text/plain", b"forms are sent as"),
+        ("", "", b"forms are sent as"),
+        (
+            b'--x\r\nContent-Disposition: form-data; name="language"\r\n\r\n\xff\xfe\r\n--x--',
+            "multipart/form-data; boundary=x",
+            b"not UTF-8",
+        ),
+        (
+            b'--x\r\nContent-Disposition: form-data; name="f"; filename="a.bin"\r\n\r\n'
+            + b"\x01" * 4000
+            + b"\r\n--x--",
+            "multipart/form-data; boundary=x",
+            b"takes no files",
+        ),
+    ],
+)
+def test_a_post_that_is_not_a_utf8_form_without_files_changes_nothing(
+    client, alice, body, content_type, reason
+):
+    client.force_login(alice)
+    profile, _made = Profile.objects.update_or_create(player=alice, defaults={"language": "de"})
+    response = client.generic("POST", "/settings/", body, content_type=content_type)
+    assert response.status_code == 400 and reason in response.content
+    profile.refresh_from_db()
+    assert profile.language == "de" and profile.email_on_move
 
 
 def test_a_form_in_another_charset_is_refused_before_the_csrf_check(client, alice):
