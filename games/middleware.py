@@ -4,6 +4,7 @@ when a player was last on the site, and the page of whatever is hidden from the 
 import time
 from urllib.parse import parse_qsl
 
+from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
@@ -28,6 +29,16 @@ def _undecodable(text: str) -> bool:
     except UnicodeDecodeError:
         return True
     return False
+
+
+_LARGEST_FORM = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+def _length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
 
 
 def _has(values, character: str) -> bool:
@@ -65,6 +76,8 @@ class RejectMalformedRequests:
             return ""
         if request.content_type not in _FORMS:
             return "forms are sent as application/x-www-form-urlencoded or multipart/form-data."
+        if request.content_type == _FORMS[1] and _length(request) > _LARGEST_FORM:
+            return "the form is too large."  # before any of it is read (files are not counted)
         charset = request.content_params.get("charset", "utf-8").strip().lower()
         if charset not in ("utf-8", "utf8"):
             return "forms must be sent in UTF-8."

@@ -204,6 +204,13 @@ def test_numbers_that_are_not_ascii_digits_are_refused_with_a_message(client, wo
             "multipart/form-data; boundary=x",
             b"takes no files",
         ),
+        (
+            b'--x\r\nContent-Disposition: form-data; name="f"; filename="a.bin"\r\n\r\n'
+            + b"\x01" * 3_000_000
+            + b"\r\n--x--",
+            "multipart/form-data; boundary=x",
+            b"too large",
+        ),
     ],
 )
 def test_a_post_that_is_not_a_utf8_form_without_files_changes_nothing(
