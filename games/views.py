@@ -9,9 +9,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.views import PasswordChangeView, redirect_to_login
 from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -157,6 +157,20 @@ def signup(request: HttpRequest) -> HttpResponse:
                 return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    """Django's change of password, with its attempts limited per player: a session left open
+    somewhere must not be a way to guess the password."""
+    if request.method == "POST":
+        wait = limits.over_limit(request, "password-change", "user", limits.PASSWORD_CHANGES)
+        if wait:
+            error = _("Too many attempts to change your password. Try again in %(wait)s minutes.")
+            context = {"form": PasswordChangeForm(request.user), "error": error % {"wait": wait}}
+            return render(request, "registration/password_change_form.html", context, status=429)
+    return PasswordChangeView.as_view()(request)
 
 
 @require_http_methods(["GET", "POST"])

@@ -147,3 +147,21 @@ def test_without_redis_the_limits_let_everything_through_without_errors(redis_aw
         assert sign_up(client, number).status_code == 302
     for _ in range(5):
         assert reset(client, "nobody@example.com").status_code == 302
+
+
+def test_changes_of_password_are_limited_per_player(client, alice):
+    client.force_login(alice)
+    url = reverse("password_change")
+    wrong = {
+        "old_password": "wrong",
+        "new_password1": "x-New-pa55word",
+        "new_password2": "x-New-pa55word",
+    }
+    for _ in range(10):
+        assert client.post(url, wrong).status_code == 200  # the form says the old one is wrong
+    right = {**wrong, "old_password": PASSWORD}
+    response = client.post(url, right)
+    assert response.status_code == 429
+    assert "Too many attempts to change your password. Try again in" in response.text
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
