@@ -9,6 +9,8 @@
 - Password-reset e-mails: ``RESETS_PER_ADDRESS`` per e-mail address and ``RESETS_PER_CLIENT``
   per client address.
 - Changes of password (which ask for the old one): ``PASSWORD_CHANGES`` per player.
+- New matches and challenges (each may invite, and so notify, other players): ``NEW_GAMES``
+  per player.
 
 A refusal says when to try again. When Redis cannot be reached the limits let requests
 through: the cache ignores its errors (django-redis), django-ratelimit fails open, and the
@@ -42,6 +44,7 @@ SIGNUPS = "5/h"
 RESETS_PER_ADDRESS = "3/h"
 RESETS_PER_CLIENT = "10/h"
 PASSWORD_CHANGES = "10/h"
+NEW_GAMES = "30/h"
 
 
 def login_name(request: HttpRequest, credentials: dict | None) -> str | None:

@@ -107,12 +107,26 @@ def _create_form(request: HttpRequest, form_class, template: str, create) -> Htt
     form = form_class(_posted(request), initial={"invite": request.GET.get("invite", "")})
     error = ""
     if request.method == "POST" and form.is_valid():
+        error = _too_many_new_games(request)
+        if error:
+            return render(request, template, {"form": form, "error": error}, status=429)
         try:
             return create(form.cleaned_data)
         except MoveRefused as exc:
             error = str(exc)
     status = 400 if form.errors or error else 200
     return render(request, template, {"form": form, "error": error}, status=status)
+
+
+def _too_many_new_games(request: HttpRequest) -> str:
+    """Why the player may not create one more match or challenge now (each may invite others,
+    who are notified), or "" if they may; counts this one."""
+    wait = limits.over_limit(request, "new-games", "user", limits.NEW_GAMES)
+    if not wait:
+        return ""
+    return _("You have created too many matches and challenges. Try again in %(wait)s minutes.") % {
+        "wait": wait
+    }
 
 
 def _open_seeks(user):
@@ -396,6 +410,10 @@ def new_match(request: HttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST" and form.is_valid() and options.is_valid():
         data = form.cleaned_data
+        error = _too_many_new_games(request)
+        if error:
+            context = {"form": form, "options": options, "error": error}
+            return render(request, "games/new_match.html", context, status=429)
         try:
             match = services.create_match(
                 request.user,

@@ -165,3 +165,19 @@ def test_changes_of_password_are_limited_per_player(client, alice):
     assert "Too many attempts to change your password. Try again in" in response.text
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)
+
+
+def test_new_matches_and_challenges_are_limited_per_player(client, alice, bob):
+    from games.models import Match, Notification
+
+    client.force_login(alice)
+    data = {"players": "2", "pace": "free", "time_control": "1d", "removed": "0", "invite": "bob"}
+    for _ in range(30):
+        assert client.post(reverse("new_match"), data).status_code == 302
+    response = client.post(reverse("new_match"), data)
+    assert response.status_code == 429
+    assert "too many matches and challenges. Try again in" in response.text
+    challenge = {"players": "2", "time_control": "1d", "invite": "bob"}
+    assert client.post(reverse("new_challenge"), challenge).status_code == 429
+    assert Match.objects.count() == 30
+    assert Notification.objects.filter(player=bob).count() == 30
