@@ -31,9 +31,6 @@ def _undecodable(text: str) -> bool:
     return False
 
 
-_LARGEST_FORM = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-
-
 def _length(request: HttpRequest) -> int:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
@@ -76,7 +73,8 @@ class RejectMalformedRequests:
             return ""
         if request.content_type not in _FORMS:
             return "forms are sent as application/x-www-form-urlencoded or multipart/form-data."
-        if request.content_type == _FORMS[1] and _length(request) > _LARGEST_FORM:
+        largest = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if request.content_type == _FORMS[1] and largest is not None and _length(request) > largest:
             return "the form is too large."  # before any of it is read (files are not counted)
         charset = request.content_params.get("charset", "utf-8").strip().lower()
         if charset not in ("utf-8", "utf8"):

@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
 from django_htmx.http import replace_url
@@ -173,6 +174,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
+@sensitive_post_parameters()
 @login_required
 @require_http_methods(["GET", "POST"])
 def password_change(request: HttpRequest) -> HttpResponse:
@@ -757,6 +759,9 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    error = _too_many_new_games(request)
+    if error:
+        return _game_page(request, match_id, status=429, error=error)
     try:
         offer = puzzles.rematch(match_id, request.user)
     except MoveRefused as exc:

@@ -40,11 +40,15 @@ def today() -> date:
     return timezone.now().date()
 
 
-def _open_offers(puzzle: Puzzle):
+def open_offers():
+    """The offers still waiting for their challenger's pick (for ``OFFER_DAYS``): each holds
+    its two puzzles back."""
     since = timezone.now() - timedelta(days=OFFER_DAYS)
-    return ChallengeOffer.objects.filter(
-        Q(first=puzzle) | Q(second=puzzle), match__isnull=True, created__gte=since
-    )
+    return ChallengeOffer.objects.filter(match__isnull=True, created__gte=since)
+
+
+def _open_offers(puzzle: Puzzle):
+    return open_offers().filter(Q(first=puzzle) | Q(second=puzzle))
 
 
 def secret_reason(user, puzzle: Puzzle) -> str | None:

@@ -122,7 +122,7 @@ def test_a_sign_up_that_loses_a_race_for_its_name_or_address_says_so(
     monkeypatch.setattr(SignupForm, field, lambda form: form.cleaned_data[taken])
     monkeypatch.setattr(SignupForm, "validate_unique", lambda form: None)
     data = {"username": "dora", "email": "dora@example.com"}
-    data[taken] = {"username": "alice", "email": "ALICE@example.com"}[taken]
+    data[taken] = {"username": "ALICE", "email": "ALICE@example.com"}[taken]  # any capitals
     response = client.post(
         reverse("signup"), {**data, "password1": PASSWORD, "password2": PASSWORD}
     )
@@ -171,3 +171,17 @@ def test_a_wrong_password_is_hashed_once_and_a_right_one_signs_in(client, alice,
     response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
     assert client.session["_auth_user_backend"] == "games.backends.Accounts"
+
+
+@pytest.mark.parametrize("field, value", [("email", "ALICE@example.com"), ("username", "Alice")])
+def test_the_admin_refuses_a_name_or_address_another_account_has_in_other_capitals(
+    alice, bob, field, value
+):
+    from django.forms.models import model_to_dict
+
+    from games.admin import AccountChangeForm
+
+    form = AccountChangeForm(instance=bob, data={**model_to_dict(bob), field: value})
+    assert not form.is_valid() and field in form.errors
+    unchanged = AccountChangeForm(instance=bob, data=model_to_dict(bob))
+    assert unchanged.is_valid(), unchanged.errors

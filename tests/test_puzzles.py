@@ -11,7 +11,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import limits, services
 from games.models import ChallengeOffer, DailyResult, Match, Move, Puzzle, Rating, Seat
 from games.nmbr9 import Placement, deal
 from games.nmbr9.policy import choose
@@ -292,7 +292,7 @@ def test_an_offer_refuses_bad_settings_and_makes_nothing(alice):
     assert ChallengeOffer.objects.count() == 0
 
 
-def test_a_challenge_is_picked_played_rated_and_rematched(client, alice, bob):
+def test_a_challenge_is_picked_played_rated_and_rematched(client, alice, bob, monkeypatch):
     make_puzzles(*range(200, 206))
     client.force_login(alice)
     response = client.post(
@@ -335,6 +335,12 @@ def test_a_challenge_is_picked_played_rated_and_rematched(client, alice, bob):
     assert response.url == reverse("challenge_offer", args=[new.pk])
     assert new.challenger == bob and new.invite == "alice"
     assert match.puzzle_id not in (new.first_id, new.second_id)
+    # A rematch is a new challenge, counted as the others are (30 an hour; 1 here).
+    monkeypatch.setattr(limits, "NEW_GAMES", "1/h")
+    assert client.post(reverse("rematch", args=[match.pk])).status_code == 302
+    again = client.post(reverse("rematch", args=[match.pk]))
+    assert again.status_code == 429 and "Try again in" in again.text
+    assert ChallengeOffer.objects.count() == 3
     profile = client.get(reverse("profile", args=["bob"])).text
     assert re.search(r'data-stat="puzzle-rating">\d+\?<', profile)
 

@@ -229,15 +229,26 @@ def test_the_puzzles_of_an_offer_and_of_a_waiting_challenge_cannot_be_practised_
     assert client.post(reverse("play_puzzle", args=[match.puzzle_id])).status_code == 302
 
 
-def test_a_puzzle_played_since_it_was_offered_cannot_be_picked(alice, bob):
-    make_puzzles(631, 632, 633)
+def test_a_puzzle_played_since_it_was_offered_cannot_be_picked_nor_an_old_offer(alice, bob):
+    from games.services import lobby
+
+    make_puzzles(631, 632, 633, 634, 635)
     offer = puzzles.offer_challenge(
         alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
     )
-    ChallengeOffer.objects.filter(pk=offer.pk).update(created=timezone.now() - timedelta(days=4))
-    puzzles.start_puzzle(bob, offer.first)  # the offer is stale: its puzzles are free again
+    # An attempt that got in anyway (practice is refused while the offer holds the puzzle).
+    lobby.start_solo(bob, kind=Match.Kind.PUZZLE, puzzle=offer.first)
     with pytest.raises(services.MoveRefused, match="played since it was offered"):
         puzzles.pick_challenge(offer.pk, alice, offer.first_id)
+    assert puzzles.pick_challenge(offer.pk, alice, offer.second_id).puzzle_id == offer.second_id
+    old = puzzles.offer_challenge(
+        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
+    )
+    ChallengeOffer.objects.filter(pk=old.pk).update(created=timezone.now() - timedelta(days=4))
+    with pytest.raises(services.MoveRefused, match="expired"):
+        puzzles.pick_challenge(old.pk, alice, old.first_id)
+    # Its puzzles are free again: offered anew, or practised.
+    assert old.first in puzzles.unused_puzzles() and old.second in puzzles.unused_puzzles()
 
 
 def test_actions_on_a_game_whose_puzzle_is_secret_answer_the_hidden_page(client, alice, bob):

@@ -122,6 +122,9 @@ def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
     """A new attempt at ``puzzle``: the counted daily attempt, or practice, which is refused
     (``visibility.Hidden``) while the puzzle's order is still a secret for the player."""
     if not daily:
+        # Under the puzzle's lock, as a pick or the daily's publishing would check: none of
+        # them can miss the other.
+        Puzzle.objects.select_for_update().filter(pk=puzzle.pk).first()
         visibility.check_may_practice(player, puzzle)
     return lobby.start_solo(
         player,
@@ -134,7 +137,7 @@ def start_puzzle(player, puzzle: Puzzle, *, daily: bool = False) -> Match:
 def unused_puzzles():
     """The puzzles nobody has played, that are not dailies and that no unanswered offer holds:
     their order is known to nobody, so they may become a daily or be offered for a challenge."""
-    offered = ChallengeOffer.objects.filter(match__isnull=True)
+    offered = visibility.open_offers()
     return Puzzle.objects.filter(daily_on=None, attempts=0, matches=None).exclude(
         Q(pk__in=offered.values("first_id")) | Q(pk__in=offered.values("second_id"))
     )
@@ -152,7 +155,10 @@ def publish_daily(day: date | None = None) -> Puzzle:
         candidate = middling(unused) or unused.order_by("id").first() or create_puzzles(1)[0]
         try:
             with transaction.atomic():
-                Puzzle.objects.filter(pk=candidate.pk, daily_on=None).update(daily_on=day)
+                # Under the candidate's lock, so that no practice attempt starts on it unseen.
+                Puzzle.objects.select_for_update().filter(pk=candidate.pk).first()
+                unplayed = Q(daily_on=None, matches=None)
+                Puzzle.objects.filter(unplayed, pk=candidate.pk).update(daily_on=day)
         except IntegrityError:
             pass  # another run published a puzzle for this day first
         # Nothing published when another run took this candidate for another day: retry.
@@ -296,11 +302,14 @@ def pick_challenge(offer_id: int, challenger, puzzle_id: int) -> Match:
             raise MoveRefused(_("This offer is not yours."))
         if offer.match_id is not None:
             raise MoveRefused(_("You already picked a puzzle from this offer."))
+        if not visibility.open_offers().filter(pk=offer.pk).exists():
+            raise MoveRefused(_("This offer has expired: ask for a new pair."))
         if puzzle_id not in (offer.first_id, offer.second_id):
             raise MoveRefused(_("Pick one of the two puzzles offered."))
+        Puzzle.objects.select_for_update().filter(pk=puzzle_id).first()
         if Match.objects.filter(puzzle_id=puzzle_id).exists():
             raise MoveRefused(
-                _("This puzzle has been played since it was offered: ask for a new pair.")
+                _("This puzzle has been played since it was offered: pick the other one.")
             )
         match = lobby.create_match(
             challenger,
