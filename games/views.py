@@ -493,6 +493,8 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         if match.puzzle_id:
             shown = puzzles.has_finished(request.user, match.puzzle)
             context["par"] = match.puzzle.par if shown else None
+            if match.daily:
+                context["counted"] = DailyResult.objects.filter(match=match).exists()
         if match.kind == Match.Kind.SOLO and seat_shown is not None:
             best = services.personal_best(seat_shown.player)
             context["best"] = best

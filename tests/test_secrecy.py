@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.db import IntegrityError
 from django.db.models import F
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -120,6 +121,12 @@ def test_a_daily_attempt_finished_after_its_day_is_over_does_not_count(client, a
     assert attempt.is_finished
     assert not DailyResult.objects.filter(player=alice).exists()
     assert puzzles.streak(alice) == 0
+    page = client.get(attempt.get_absolute_url()).text
+    assert "data-practice" in page and "See today's leaderboard" not in page
+    bob_client = Client()
+    bob_client.force_login(bob)
+    page = bob_client.get(bobs.get_absolute_url()).text
+    assert "data-practice" not in page and "See today's leaderboard" in page
 
 
 def test_two_requests_for_the_daily_at_once_both_lead_to_the_one_attempt(monkeypatch, alice):
