@@ -494,7 +494,7 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
             shown = puzzles.has_finished(request.user, match.puzzle)
             context["par"] = match.puzzle.par if shown else None
             if match.daily:
-                context["counted"] = DailyResult.objects.filter(match=match).exists()
+                context["counted"] = puzzles.counted_for_its_day(match)
         if match.kind == Match.Kind.SOLO and seat_shown is not None:
             best = services.personal_best(seat_shown.player)
             context["best"] = best

@@ -220,6 +220,12 @@ def play_daily(player) -> Match:
         return ongoing.match
 
 
+def counted_for_its_day(match: Match) -> bool:
+    """Whether a daily attempt is the one counted for its day: the first finished on the
+    puzzle's day; the others are practice."""
+    return DailyResult.objects.filter(match=match).exists()
+
+
 def daily_winners(days: list[Puzzle]) -> dict[int, DailyResult]:
     """The best counted result of each daily puzzle, by the leaderboard's order."""
     winners = {}

@@ -57,6 +57,16 @@ def test_the_daily_puzzle_from_home_to_leaderboard(open_browser, celery_worker, 
     expect(page.locator("[data-replay-round]")).to_contain_text("After round 19")
     expect(shown).to_contain_text("19 tiles")
 
+    # another go the same day: practice, and its end says so instead of offering the board
+    page.goto(site + "/daily/")
+    expect(page.get_by_text("A new puzzle comes every day at midnight UTC.")).to_be_visible()
+    page.get_by_role("button", name="Play again for practice").click()
+    expect(page.locator("svg .tile")).to_have_count(1)
+    play_out(page)
+    expect(page.get_by_text("Game over")).to_be_visible()
+    expect(page.locator("[data-practice]")).to_be_visible()
+    expect(page.get_by_role("link", name="See today's leaderboard")).to_have_count(0)
+
 
 def test_a_challenge_is_picked_played_and_rated(open_browser, celery_worker, alice, bob):
     alice = open_browser()
