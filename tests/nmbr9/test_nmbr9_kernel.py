@@ -69,6 +69,15 @@ def test_legal_moves_on_every_perft_position():
             assert with_kernel == pure, (board.notation(), number)
 
 
+def test_legal_spots_are_the_legal_placements_spots():
+    """``legal_spots``, with the kernel or without: the spots of ``legal_placements``, in its
+    order, for every rule set and piece (the empty board too)."""
+    for board, number in [*BOARDS, (Board(), 8)]:
+        for piece, rules in [*((number, r) for r in RULES), ("F1", {}), ("S4", {})]:
+            spots = [(p.x, p.y, p.rotation) for p in board.legal_placements(piece, **rules)]
+            assert both(board.legal_spots, piece, **rules) == (spots, spots), (board, rules)
+
+
 def test_rules_and_pieces_on_every_perft_position():
     """The relaxations, mirrored tiles, level caps, gap fillers and start tiles too."""
     for board, number in BOARDS:

@@ -2,6 +2,8 @@
 forms' work (plain placements skip the forms; everything else, and every error, goes
 through them)."""
 
+import json
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -9,7 +11,8 @@ from django.http import QueryDict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.web.nmbr9 import ComposeForm, MoveForm, Nmbr9Web
+from games.nmbr9 import Board, Placement
+from games.web.nmbr9 import ComposeForm, MoveForm, Nmbr9Web, _default_ghost
 
 WEB = Nmbr9Web()
 #: Unknown to the forms (they ignore it), so it sends a request down their path.
@@ -105,3 +108,18 @@ def test_anything_but_a_plain_move_goes_through_the_forms(monkeypatch, pairs):
     monkeypatch.setattr(MoveForm, "__init__", counted)
     _answer(WEB.move, pairs)
     assert made
+
+
+def test_the_default_spot_is_the_legal_one_nearest_the_middle():
+    """A tile's default spot: of its legal placements the nearest to the middle of the
+    display's squares, the first in notation order among equally near ones."""
+    data = Path(__file__).parent / "data" / "perft.json"
+    for position in json.loads(data.read_text())["positions"]:
+        board = Board.from_placements(Placement(*p) for p in position["placements"])
+        cells = [c for p, _ in board.tiles for c in p.cells()] or [(0, 0)]
+        cx, cy = sum(x for x, _ in cells) / len(cells), sum(y for _, y in cells) / len(cells)
+        for piece, rules in [(position["next"], {}), (6, {"max_level": 0}), ("F1", {})]:
+            legal = board.legal_placements(piece, **rules)
+            ranked = sorted(legal, key=lambda p: ((p.x - cx) ** 2 + (p.y - cy) ** 2, str(p)))
+            ghost = _default_ghost(board, piece, max_level=rules.get("max_level"))
+            assert ghost == ranked[0], (board.notation(), piece)

@@ -334,17 +334,24 @@ def _default_ghost(
 ) -> Placement:
     """A legal spot near the middle of the display, so Confirm works at once (the middle
     itself when the piece fits nowhere)."""
-    legal = board.legal_placements(piece, relax, mirrored, max_level)
+    spots = board.legal_spots(piece, relax, mirrored, max_level)
     cells = [c for p, _ in board.tiles for c in p.cells()]
     cx = sum(x for x, _ in cells) / len(cells) if cells else 0
     cy = sum(y for _, y in cells) / len(cells) if cells else 0
-    if not legal:
+    if not spots:
         return Placement(piece, round(cx), round(cy), 0, mirrored=mirrored)
     # The nearest to the middle; among equally near ones the first in notation order
-    # (written out only for those: there are hundreds of legal spots).
-    distances = [(p.x - cx) ** 2 + (p.y - cy) ** 2 for p in legal]
+    # (placements made only for those: there are hundreds of legal spots).
+    distances = [(x - cx) ** 2 + (y - cy) ** 2 for x, y, _ in spots]
     nearest = min(distances)
-    return min((p for p, d in zip(legal, distances, strict=True) if d == nearest), key=str)
+    return min(
+        (
+            Placement(piece, *spot, mirrored=mirrored)
+            for spot, d in zip(spots, distances, strict=True)
+            if d == nearest
+        ),
+        key=str,
+    )
 
 
 def _movable(board: Board) -> list[tuple[Placement, int]]:
