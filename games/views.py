@@ -466,7 +466,8 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         "is_player": mv.is_player,
         "error": error,
         "ply": mv.ply,
-        "version": _version(mv),
+        # Made only when shown: a preview's partial has no version.
+        "version": SimpleLazyObject(lambda: _version(mv)),
         "game_name": find_game(match.game).name,
         "described": web.adapter_for(match.game).describe(match.options),
     }
