@@ -17,6 +17,7 @@ through: the cache ignores its errors (django-redis), django-ratelimit fails ope
 login handler below counts nothing instead of failing.
 """
 
+import ipaddress
 import logging
 import math
 from datetime import timedelta
@@ -25,9 +26,9 @@ from axes.handlers.cache import AxesCacheHandler
 from axes.helpers import (
     get_cache,
     get_client_cache_keys,
-    get_client_ip_address,
     make_cache_key_list,
 )
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -54,8 +55,17 @@ def login_name(request: HttpRequest, credentials: dict | None) -> str | None:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address as the login limits see it (the proxy's header when behind one)."""
-    return get_client_ip_address(request) or request.META.get("REMOTE_ADDR", "")
+    """The client's address, as every limit counts it. Behind the TLS proxy
+    (``BEHIND_TLS_PROXY``) it is the last address of X-Forwarded-For, the one the proxy
+    added: those before it are whatever the client sent. Otherwise, or when the proxy added
+    none, the address the request came from."""
+    if settings.BEHIND_TLS_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        try:
+            return str(ipaddress.ip_address(forwarded.rpartition(",")[2].strip()))
+        except ValueError:
+            pass
+    return request.META.get("REMOTE_ADDR", "")
 
 
 def minutes(seconds: float) -> int:

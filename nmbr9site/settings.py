@@ -171,6 +171,7 @@ AXES_RESET_ON_SUCCESS = False  # games.limits clears the account's count only
 AXES_LOCKOUT_CALLABLE = "games.limits.locked_out"
 AXES_USERNAME_CALLABLE = "games.limits.login_name"
 AXES_VERBOSE = False
+AXES_CLIENT_IP_CALLABLE = "games.limits.client_ip"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -241,13 +242,11 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-if env_bool("BEHIND_TLS_PROXY", False):
+# Behind the proxy the client's address is the last one it added to X-Forwarded-For
+# (games.limits.client_ip).
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # The client's address is the last one the proxy added to X-Forwarded-For.
-    AXES_IPWARE_PROXY_COUNT = 1
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
-else:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 
 LOGGING = {
     "version": 1,

@@ -14,9 +14,12 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-def log_in(client, username, password, address="10.0.0.1"):
+def log_in(client, username, password, address="10.0.0.1", **headers):
     return client.post(
-        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
+        reverse("login"),
+        {"username": username, "password": password},
+        REMOTE_ADDR=address,
+        **headers,
     )
 
 
@@ -82,14 +85,15 @@ def test_the_lockout_message_is_in_the_players_language(client, alice):
     assert "Too many" not in response.text
 
 
-def sign_up(client, number, address="10.0.1.1"):
+def sign_up(client, number, address="10.0.1.1", forwarded=None):
+    headers = {} if forwarded is None else {"HTTP_X_FORWARDED_FOR": forwarded}
     data = {
         "username": f"new{number}",
         "email": f"new{number}@example.com",
         "password1": PASSWORD,
         "password2": PASSWORD,
     }
-    response = client.post(reverse("signup"), data, REMOTE_ADDR=address)
+    response = client.post(reverse("signup"), data, REMOTE_ADDR=address, **headers)
     client.logout()
     return response
 
@@ -102,6 +106,39 @@ def test_sign_ups_are_limited_per_client(client):
     assert "Too many sign-ups from your address. Try again in" in response.text
     assert not User.objects.filter(username="new5").exists()
     assert sign_up(client, 6, address="10.0.1.2").status_code == 302
+
+
+PROXY = "127.0.0.1"
+
+
+def test_behind_the_proxy_the_address_it_added_is_the_clients(client, settings):
+    """The proxy appends the address it was reached from to X-Forwarded-For: what comes
+    before it is the client's own writing and must not make it someone else."""
+    settings.BEHIND_TLS_PROXY = True
+    for number in range(5):
+        forged = f"198.51.100.{number}, 203.0.113.7"
+        assert sign_up(client, number, PROXY, forged).status_code == 302
+    assert sign_up(client, 5, PROXY, "garbage, 203.0.113.7").status_code == 429
+    # Others behind the same proxy, and a request the proxy added nothing to: not counted.
+    assert sign_up(client, 6, PROXY, "203.0.113.8").status_code == 302
+    assert sign_up(client, 7, PROXY).status_code == 302
+
+
+def test_behind_the_proxy_one_clients_failures_lock_out_no_other(client, settings, alice):
+    settings.BEHIND_TLS_PROXY = True
+    for number in range(limits.LOGIN_FAILURES):
+        log_in(client, f"ghost{number}", "wrong", PROXY, HTTP_X_FORWARDED_FOR="203.0.113.8")
+    response = log_in(client, "alice", PASSWORD, PROXY, HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert response.status_code == 302
+    client.logout()
+    forged = "203.0.113.9, 203.0.113.8"
+    assert log_in(client, "alice", PASSWORD, PROXY, HTTP_X_FORWARDED_FOR=forged).status_code == 429
+
+
+def test_without_the_proxy_x_forwarded_for_is_not_believed(client):
+    for number in range(5):
+        assert sign_up(client, number, "10.0.3.1", f"203.0.113.{number}").status_code == 302
+    assert sign_up(client, 5, "10.0.3.1", "203.0.113.99").status_code == 429
 
 
 def reset(client, email, address="10.0.2.1"):
