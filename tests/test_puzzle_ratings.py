@@ -1,6 +1,7 @@
-"""Puzzle ratings: a player's first finished attempt at a puzzle is a game between the
-player and the puzzle, scored against par; both ratings move, once, from the sweep if the
-task is lost. The daily is drawn by predicted rating; the lists and the profile show them."""
+"""Puzzle ratings: a player's first attempt at a puzzle, with no other started before it
+ended, is a game between the player and the puzzle, scored against par; both ratings move,
+once, from the sweep if the task is lost. The daily is drawn by predicted rating; the lists
+and the profile show them."""
 
 from datetime import timedelta
 
@@ -67,6 +68,22 @@ def test_a_repeat_moves_nothing(alice):
     puzzle.refresh_from_db()
     assert puzzle.rated_games == 1 and solving(alice).games == 1
     assert Match.objects.get(pk=second.match_id).puzzle_rated_at is not None
+
+
+def test_an_attempt_left_open_shows_the_order_so_no_later_attempt_counts(alice):
+    """Started and left unfinished, or played alongside: the order was seen either way."""
+    first, second = make_puzzles(46, 47)
+    Puzzle.objects.filter(pk__in=[first.pk, second.pk]).update(par=80)
+    puzzles.start_puzzle(alice, first)  # scouted, never finished
+    later = attempt(alice, first)
+    assert services.rate_puzzle_attempt(later.match_id) is False
+    started = puzzles.start_puzzle(alice, second)
+    alongside = attempt(alice, second)  # played to the end while the first was open
+    assert services.rate_puzzle_attempt(alongside.match_id) is False
+    rated = finish(started, alice)
+    assert services.rate_puzzle_attempt(rated.match_id) is False
+    assert not Rating.objects.filter(pool=Rating.Pool.SOLVING).exists()
+    assert not Puzzle.objects.filter(pk__in=[first.pk, second.pk], rated_games__gt=0).exists()
 
 
 def test_full_marks_at_par_and_nothing_below_sixty_percent():

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Avg, Count, F, Max, Q, Value
+from django.db.models import Avg, Count, F, Max, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -145,10 +145,11 @@ def _move_rating(rating: Rating, value: float, match_id: int, *, won: bool) -> N
 
 def rate_puzzle_attempt(match_id: int) -> bool:
     """Weigh a finished puzzle attempt for the puzzle ratings, exactly once whatever the
-    retries: a player's first finished game on a puzzle (daily or practice) is one game
-    between the player and the puzzle, with the result ``ratings.puzzle_result`` of the
-    score against par, and moves both ratings; a repeat moves nothing. An attempt on a
-    puzzle whose par is not known yet waits for it (the sweep sends it again)."""
+    retries: a player's first game on a puzzle (daily or practice) is one game between the
+    player and the puzzle, with the result ``ratings.puzzle_result`` of the score against
+    par, and moves both ratings, if they started no other game on the puzzle before it
+    ended (one left unfinished shows the order just as well); any other moves nothing. An
+    attempt on a puzzle whose par is not known yet waits for it (the sweep sends it again)."""
     with transaction.atomic():
         claimed = Match.objects.filter(
             pk=match_id,
@@ -161,13 +162,13 @@ def rate_puzzle_attempt(match_id: int) -> bool:
             return False
         match = Match.objects.only("game", "puzzle_id", "finished").get(pk=match_id)
         seat = Seat.objects.get(match_id=match_id)
-        earlier = Match.objects.filter(
+        others = Match.objects.filter(
             puzzle_id=match.puzzle_id,
             seats__player_id=seat.player_id,
-            status=Match.Status.FINISHED,
-        ).filter(Q(finished__lt=match.finished) | Q(finished=match.finished, pk__lt=match_id))
-        if earlier.exists():
-            return False  # a repeat: the player knew the order
+            created__lte=match.finished,
+        ).exclude(pk=match_id)
+        if others.exists():
+            return False  # a repeat, or another attempt showed the order before it ended
         pool = Rating.Pool.SOLVING
         Rating.objects.get_or_create(player_id=seat.player_id, game=match.game, pool=pool)
         rating = Rating.objects.select_for_update().get(
