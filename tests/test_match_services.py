@@ -842,6 +842,15 @@ def test_a_challenge_is_rated_in_the_puzzle_pool(alice, bob):
     assert set(RatingChange.objects.values_list("pool", flat=True)) == {Rating.Pool.PUZZLE}
 
 
+def test_a_challenge_against_a_bot_is_rated_in_the_bots_pool(alice, bob):
+    """Bots never move players' other ratings, puzzle challenges' included."""
+    match = finished_match(alice, bob, ranks=[1, 2], kind=Match.Kind.CHALLENGE)
+    Seat.objects.filter(match=match, player=bob).update(bot="easy")
+    assert services.rate_match(match.pk)
+    assert set(Rating.objects.values_list("pool", flat=True)) == {Rating.Pool.BOTS}
+    assert set(RatingChange.objects.values_list("pool", flat=True)) == {Rating.Pool.BOTS}
+
+
 def test_resigned_and_dropped_players_rank_below_the_others(alice, bob, carol):
     match = make_match(alice, bob, carol, pace="rounds", removed=4)
     c = seat_of(match, carol)

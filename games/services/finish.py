@@ -102,10 +102,10 @@ def rate_match(match_id: int) -> bool:
             return False
         match = Match.objects.only("kind", "game").get(pk=match_id)
         seats = list(Seat.objects.filter(match_id=match_id).order_by("player_id"))
-        if match.kind == Match.Kind.CHALLENGE:
+        if any(seat.bot for seat in seats):
+            pool = Rating.Pool.BOTS  # bots never move players' other ratings
+        elif match.kind == Match.Kind.CHALLENGE:
             pool = Rating.Pool.PUZZLE
-        elif any(seat.bot for seat in seats):
-            pool = Rating.Pool.BOTS  # bots never move players' match ratings
         else:
             pool = Rating.Pool.MATCH
         for seat in seats:
