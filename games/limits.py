@@ -9,7 +9,8 @@
 - Password-reset e-mails: ``RESETS_PER_ADDRESS`` per e-mail address and ``RESETS_PER_CLIENT``
   per client address.
 - Changes of password (which ask for the old one): ``PASSWORD_CHANGES`` per player.
-- New matches and challenges (each may invite, and so notify, other players): ``NEW_GAMES``
+- New matches, challenges and games against bots (each may invite, and so notify, other
+  players, or keeps the workers busy with a bot's moves): ``NEW_GAMES``
   per player.
 
 A refusal says when to try again. When Redis cannot be reached the limits let requests

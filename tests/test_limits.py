@@ -218,3 +218,17 @@ def test_new_matches_and_challenges_are_limited_per_player(client, alice, bob):
     assert client.post(reverse("new_challenge"), challenge).status_code == 429
     assert Match.objects.count() == 30
     assert Notification.objects.filter(player=bob).count() == 30
+
+
+def test_games_against_bots_count_among_new_matches_and_solo_games_do_not(client, alice):
+    from games.models import Match
+
+    client.force_login(alice)
+    for _ in range(30):
+        assert client.post(reverse("new_solo"), {"game": "nmbr9", "bot": "easy"}).status_code == 302
+    response = client.post(reverse("new_solo"), {"game": "nmbr9", "bot": "easy"})
+    assert response.status_code == 429
+    assert "too many matches and challenges. Try again in" in response.text
+    assert Match.objects.count() == 30
+    assert client.post(reverse("new_solo"), {"game": "nmbr9"}).status_code == 302
+    assert Match.objects.count() == 31
