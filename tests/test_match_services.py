@@ -133,6 +133,7 @@ def eager_tasks():
         ({"players": 7, "invite": [], "open": True}, "2 to 6 players"),
         ({"players": 2, "invite": ["nobody"]}, "No player is called nobody"),
         ({"players": 2, "invite": ["alice"]}, "invite somebody else"),
+        ({"players": 2, "invite": ["ALICE"]}, "invite somebody else"),
         ({"players": 2, "invite": ["bob", "carol"]}, "room for 1 invitations"),
         ({"players": 3, "invite": ["bob"], "open": False}, "Invite a player for every seat"),
         ({"players": 2, "invite": ["bob"], "time_control": "2h"}, "time per move"),
@@ -148,6 +149,18 @@ def test_create_match_refuses_bad_settings_and_creates_nothing(alice, bob, carol
     assert Match.objects.count() == 0
     assert Seat.objects.count() == 0
     assert Notification.objects.count() == 0
+
+
+def test_invitations_find_players_whatever_the_capitals(alice, bob, carol):
+    """Names are unique whatever their capitals: "Bob" is bob, and "bob, BOB" one invitation."""
+    match = services.create_match(
+        alice, players=3, time_control="1d", rated=False, invite=["Bob", "bob", "CAROL"]
+    )
+    assert sorted(match.seats.values_list("player__username", flat=True)) == [
+        "alice",
+        "bob",
+        "carol",
+    ]
 
 
 def test_invited_seats_wait_for_the_invitees_who_are_notified(alice, bob, carol):

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -69,7 +70,12 @@ def check_match_settings(
     if time_control not in TIME_CONTROLS:
         raise MoveRefused(_("Choose a time per move."))
     stored = game_options(game, players, options or {})
-    names = list(dict.fromkeys(name.strip() for name in invite if name.strip()))
+    # Names are unique whatever their capitals: so are invitations.
+    by_key = {}
+    for name in (name.strip() for name in invite):
+        if name:
+            by_key.setdefault(name.lower(), name)
+    names = list(by_key.values())
     if len(names) > players - 1:
         raise MoveRefused(
             _("A %(players)s-player match has room for %(room)s invitations.")
@@ -82,7 +88,8 @@ def check_match_settings(
         strength = name.lower().removeprefix(bots.PREFIX)
         if strength in bots.STRENGTHS:
             bots.account(strength)
-    found = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
+    invited = User.objects.annotate(key=Lower("username")).filter(key__in=list(by_key))
+    found = {u.username.lower(): u for u in invited}
     missing = [n for n in names if n.lower() not in found]
     if missing:
         raise MoveRefused(_("No player is called %(name)s.") % {"name": missing[0]})
