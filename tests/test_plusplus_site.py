@@ -206,6 +206,18 @@ def test_a_solo_game_is_played_to_the_end_through_the_pages(client, alice, optio
     assert second.status == Match.Status.ACTIVE and second.seats.get().player == alice
 
 
+def test_level_to_level_counts_rounds_without_a_last_one(client, alice):
+    """Its number of rounds depends on the players' displays: the page gives none."""
+    match = start_solo(client, alice, variant="level_to_level")
+    page = client.get(match.get_absolute_url()).text
+    assert re.search(r'class="round">Round <strong>1</strong></span>', page)
+    german = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    assert re.search(r'class="round">Runde <strong>1</strong></span>', german)
+    base = start_solo(client, alice, fillers="on")
+    page = client.get(base.get_absolute_url()).text
+    assert re.search(r'class="round">Round <strong>1</strong> of \d+</span>', page)
+
+
 def test_play_again_only_repeats_a_solo_game_of_ones_own(client, alice, bob):
     theirs = start_solo(client, bob, fillers="on")
     client.force_login(alice)
