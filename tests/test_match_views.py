@@ -154,6 +154,19 @@ def tiles_in(html: str) -> int:
     return len(re.findall(r'class="tile level-', html))
 
 
+def test_the_wait_for_the_others_is_said_for_one_player_or_several(client, alice, bob, carol):
+    match = make_match(alice, bob, carol)
+    assert play_tile(client, match, alice).status_code == 302
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert "Waiting for bob, carol to place their tiles." in page
+    assert play_tile(client, match, bob).status_code == 302
+    client.force_login(alice)
+    assert "Waiting for carol to place their tile." in client.get(match.get_absolute_url()).text
+    german = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Warten, bis carol das Plättchen gelegt hat." in german
+
+
 def test_rounds_pace_hides_a_placement_until_the_round_ends(client, alice, bob):
     match = make_match(alice, bob)
     assert play_tile(client, match, alice).status_code == 302
