@@ -1,4 +1,5 @@
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.functional import lazy
@@ -95,6 +96,11 @@ class SettingsForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ["email_on_move", "language"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Empty is a choice of its own here, not "none chosen yet".
+        self.fields["language"].choices = [("", _("Your browser's language")), *settings.LANGUAGES]
 
 
 class ChallengeForm(forms.Form):

@@ -71,6 +71,15 @@ def test_a_saved_language_wins_over_the_browsers(client, alice):
     assert Profile.objects.get(player=alice).language == "en"
 
 
+def test_the_settings_offer_the_browsers_language_in_the_players_language(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("settings"), HTTP_ACCEPT_LANGUAGE="de").text
+    assert '<option value="" selected>Die Sprache deines Browsers</option>' in page
+    assert "Select an option" not in page and "----" not in page
+    english = client.get(reverse("settings"), HTTP_ACCEPT_LANGUAGE="en").text
+    assert '<option value="" selected>Your browser&#x27;s language</option>' in english
+
+
 def test_the_footer_switch_works_for_visitors_and_saves_a_players_choice(client, alice):
     page = client.get(reverse("lobby"))
     assert "data-language-switch" in page.text and 'value="de" lang="de"' in page.text
