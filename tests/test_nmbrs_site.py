@@ -114,11 +114,26 @@ def test_a_turn_through_the_pages_with_an_offer_taken_out_of_turn(client, alice,
     client.force_login(alice)
     page = client.get(match.get_absolute_url()).text
     assert 'data-choice="draw"' in page
-    offered = set(move_forms(page))
-    assert offered in ({"take", "pass"}, {"draw"})  # no card left on the pile: draw
-    assert post(client, match, "draw" if "draw" in offered else "take").status_code == 302
+    # The pile held one card: none is left to decide about, and bob took the one there was.
+    assert set(move_forms(page)) == {"draw"}
+    assert "The discard pile is empty: draw a card from the deck." in page
+    assert "Nobody took the discard" not in page
+    assert post(client, match, "draw").status_code == 302
     page = client.get(match.get_absolute_url()).text
     assert 'data-choice="play"' in page and "Select cards in your hand" in page
+
+
+def test_a_discard_nobody_takes_sends_the_player_to_the_deck(client, alice, bob, carol):
+    match = nmbrs_match(alice, bob, carol)
+    for player in (alice, bob, carol):
+        client.force_login(player)
+        assert post(client, match, "pass").status_code == 302
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert set(move_forms(page)) == {"draw"}
+    assert "Nobody took the discard: draw a card from the deck." in page
+    german = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Niemand hat die offene Karte genommen" in german
 
 
 def test_selected_cards_preview_their_plays_and_a_refusal(client, alice, bob):
