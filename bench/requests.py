@@ -8,7 +8,7 @@ taking turns. Printed: the median and p95 server time, the median CPU time of th
 (what other programs on the machine disturb least) and the queries of each request kind
 (page, preview, placement; statements sent through a cursor, so BEGIN and COMMIT are not
 counted), measured with Django's test client through the whole middleware
-stack, sessions from the cache, so that a change to the server's work per request can be
+stack, sessions from the database, so that a change to the server's work per request can be
 compared before and after on a busy machine, where bench.load's figures are noisy.
 ``--profile N``: the N functions that take the most time (cProfile, cumulative).
 

@@ -151,9 +151,9 @@ CACHES = {
     }
 }
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-# Sessions are read from the cache and kept in the database too, which serves them when
-# Redis is away.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions live in the database alone: a copy in the cache would outlive a logout made
+# while Redis is away (the cache's errors are ignored) and sign the player in again.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 RATELIMIT_FAIL_OPEN = True
 RATELIMIT_IP_META_KEY = "games.limits.client_ip"
 RATELIMIT_USE_CACHE = "default"

@@ -185,3 +185,24 @@ def test_the_admin_refuses_a_name_or_address_another_account_has_in_other_capita
     assert not form.is_valid() and field in form.errors
     unchanged = AccountChangeForm(instance=bob, data=model_to_dict(bob))
     assert unchanged.is_valid(), unchanged.errors
+
+
+def test_a_logout_while_redis_is_away_is_final(client, alice, settings):
+    """The session must not survive in a cache that missed the logout."""
+    from django.test import Client
+
+    from nmbr9site.processes import free_port
+
+    response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert client.get(reverse("settings")).status_code == 200  # read, and cached if ever
+    present = settings.CACHES
+    away = present["default"] | {"LOCATION": f"redis://127.0.0.1:{free_port()}/0"}
+    settings.CACHES = {"default": away}
+    assert client.post(reverse("logout")).status_code == 302
+    settings.CACHES = present
+    other = Client()
+    other.cookies[settings.SESSION_COOKIE_NAME] = cookie
+    response = other.get(reverse("settings"))
+    assert response.status_code == 302 and reverse("login") in response.url
