@@ -10,25 +10,50 @@ import the tasks module, which imports the services.
 """
 
 import logging
+import time
+from collections.abc import Callable
 
 from celery import current_app
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
+#: Once the broker has failed to take a task, this process sends none for this many seconds:
+#: each try may wait out the broker's timeouts (a broker that accepts connections and never
+#: answers), and one request may send several tasks (a finished match sends three), so a
+#: move could be answered after the web server's own time limit. The sweep sends the work.
+AWAY_SECONDS = 30.0
+_away_until = 0.0
+
 
 def send_now(task: str, *args) -> bool:
     """Send the task named ``task`` with ``args`` now; False (logged) if the broker did not
-    take it."""
+    take it, or failed to take one in the last ``AWAY_SECONDS``."""
+    global _away_until
+    if time.monotonic() < _away_until:
+        logger.warning("not queuing %s%r: the broker failed just now; the sweep will", task, args)
+        return False
     try:
         current_app.tasks[task].apply_async(args)
     except Exception:  # any failure of the broker or its client
+        _away_until = time.monotonic() + AWAY_SECONDS
         logger.warning("could not queue %s%r; the sweep will find it", task, args, exc_info=True)
         return False
     return True
 
 
-def send(task: str, *args) -> None:
+def broker_back() -> None:
+    """Try the broker again at the next send, however recently it failed."""
+    global _away_until
+    _away_until = 0.0
+
+
+def send(task: str, *args, unsent: Callable[[], object] | None = None) -> None:
     """Send the task named ``task`` when the current transaction commits (at once outside
-    one)."""
-    transaction.on_commit(lambda: send_now(task, *args))
+    one); ``unsent`` is called if it is not sent (to release what waits for it)."""
+
+    def now() -> None:
+        if not send_now(task, *args) and unsent is not None:
+            unsent()
+
+    transaction.on_commit(now)

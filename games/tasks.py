@@ -40,7 +40,8 @@ def sweep() -> dict[str, int]:
         queue.send_now(rate_puzzle_attempt.name, match_id)
     pars = due.claim_par()
     for puzzle_id, token in pars:
-        queue.send_now(compute_par.name, puzzle_id, token)
+        if not queue.send_now(compute_par.name, puzzle_id, token):
+            puzzles.release_par(puzzle_id, token)
     stale = due.stale_stats()
     for player_id in stale:
         queue.send_now(refresh_player_stats.name, player_id)

@@ -84,6 +84,14 @@ def forget_match_games():
 
 
 @pytest.fixture(autouse=True)
+def broker_tried_afresh():
+    """A broker a test made fail is tried again at the next send of the next test."""
+    from games import queue
+
+    queue.broker_back()
+
+
+@pytest.fixture(autouse=True)
 def empty_cache(cache_prefix):
     """Every test starts with no rate limit counted."""
     from django.core.cache import cache

@@ -170,3 +170,48 @@ def test_lost_stats_par_and_mail_tasks_are_done_by_the_sweep(
     drain(carol)
     drain(carol)
     assert len(mail.outbox) == 2
+
+
+def refuse_sends(monkeypatch, task) -> list:
+    """The broker refuses ``task`` (as when it cannot be reached); the arguments tried."""
+    tried = []
+
+    def refuse(args, *more, **options):
+        tried.append(tuple(args))
+        raise OSError("the broker is away")
+
+    monkeypatch.setattr(task, "apply_async", refuse)
+    return tried
+
+
+@pytest.mark.django_db
+def test_after_the_broker_failed_nothing_is_tried_for_a_while(monkeypatch):
+    """One request may send several tasks, each of which could wait out the broker's
+    timeouts: after a failure the process leaves the work to the sweep for a while."""
+    tried = refuse_sends(monkeypatch, refresh_player_stats)
+    assert queue.send_now(refresh_player_stats.name, 1) is False
+    assert queue.send_now(refresh_player_stats.name, 2) is False
+    assert tried == [(1,)]
+    monkeypatch.setattr(queue, "_away_until", 0.0)  # the while is over
+    assert queue.send_now(refresh_player_stats.name, 3) is False
+    assert tried == [(1,), (3,)]
+
+
+@pytest.mark.django_db
+def test_a_par_the_broker_did_not_take_is_asked_for_by_the_next_sweep(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    from games.models import Puzzle
+    from games.services import puzzles
+    from games.sweep import claim_par
+    from games.tasks import compute_par
+
+    tried = refuse_sends(monkeypatch, compute_par)
+    with django_capture_on_commit_callbacks(execute=True):
+        (puzzle,) = puzzles.create_puzzles(1)
+    assert [args[0] for args in tried] == [puzzle.pk]
+    assert Puzzle.objects.get(pk=puzzle.pk).par_queued is None
+    queue.broker_back()
+    sweep()  # its request is refused too: released again
+    assert len(tried) == 2 and Puzzle.objects.get(pk=puzzle.pk).par_queued is None
+    assert [pk for pk, _ in claim_par()] == [puzzle.pk]

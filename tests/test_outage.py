@@ -103,3 +103,28 @@ def test_moves_while_redis_is_down_are_answered_and_their_work_done_after(
         lambda: Seat.objects.filter(pk=seat_of(running, alice).pk, strikes=1).first(), timeout=60
     )
     assert seat.progress == 2 and seat.deadline is not None
+
+
+def test_a_move_is_answered_in_time_while_redis_hangs(broker, client, alice, bob):
+    """A broker that takes connections and never answers (a frozen Redis): each task the
+    move sends could wait out its timeouts; the move that ends a rated match sends three."""
+    import signal
+
+    consumed(bob)  # the worker is up, and this process holds a connection to the broker
+    ending = make_match(alice, bob, pace="free", removed=4, time_control="1d")
+    for _ in range(16):
+        play(ending, bob)
+    for _ in range(15):
+        play(ending, alice)
+    broker.process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        assert place(client, ending, alice).status_code == 302  # the last tile
+        waited = time.monotonic() - started
+    finally:
+        broker.process.send_signal(signal.SIGCONT)
+    assert waited < 15  # well within the web server's 30 s
+    ending.refresh_from_db()
+    assert ending.status == Match.Status.FINISHED and ending.rated_at is None
+    sweep.delay()
+    wait_for(lambda: RatingChange.objects.filter(match=ending).count() == 2, timeout=60)

@@ -11,6 +11,7 @@ import secrets
 import statistics
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -50,11 +51,24 @@ def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None)
             puzzle = Puzzle.objects.create(
                 seed=seed, start=puzzle_rules().puzzle_start(seed), par_queued=queued
             )
-            queue.send("games.tasks.compute_par", puzzle.pk, queued.isoformat())
+            token = queued.isoformat()
+            queue.send(
+                "games.tasks.compute_par",
+                puzzle.pk,
+                token,
+                unsent=partial(release_par, puzzle.pk, token),
+            )
         made.append(puzzle)
         if progress is not None:
             progress(len(made))
     return made
+
+
+def release_par(puzzle_id: int, token: str) -> None:
+    """The computation asked for at ``token`` was never sent: the next sweep asks again (it
+    leaves a computation asked for alone for ``sweep.PAR_LEASE``, in case it is running)."""
+    asked = datetime.fromisoformat(token)
+    Puzzle.objects.filter(pk=puzzle_id, par=None, par_queued=asked).update(par_queued=None)
 
 
 def compute_par(puzzle_id: int, *, token: str | None = None) -> int | None:
