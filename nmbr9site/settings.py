@@ -151,9 +151,9 @@ CACHES = {
     }
 }
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-# Sessions live in the database alone: a copy in the cache would outlive a logout made
-# while Redis is away (the cache's errors are ignored) and sign the player in again.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions live in the database alone (read with plain SQL): a copy in the cache would
+# outlive a logout made while Redis is away and sign the player in again.
+SESSION_ENGINE = "games.sessions"
 RATELIMIT_FAIL_OPEN = True
 RATELIMIT_IP_META_KEY = "games.limits.client_ip"
 RATELIMIT_USE_CACHE = "default"

@@ -206,3 +206,16 @@ def test_a_logout_while_redis_is_away_is_final(client, alice, settings):
     other.cookies[settings.SESSION_COOKIE_NAME] = cookie
     response = other.get(reverse("settings"))
     assert response.status_code == 302 and reverse("login") in response.url
+
+
+def test_a_session_is_read_until_it_expires(client, alice):
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    client.force_login(alice)
+    assert client.get(reverse("settings")).status_code == 200
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    response = client.get(reverse("settings"))
+    assert response.status_code == 302 and reverse("login") in response.url
