@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage, mailers
 from django.db import connection
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -128,9 +128,19 @@ def _send_claimed(seat: Seat, profile: Profile | None, mail: tuple[str, str], no
     lease = now + LEASE
     if not Seat.objects.filter(pk=seat.pk, mail_at=seat.mail_at).update(mail_at=lease):
         return False
-    _send(seat, profile, mail)
-    done = {"mailed_at": now} if mail is YOUR_MOVE else {}
-    Seat.objects.filter(pk=seat.pk, mail_at=lease).update(mail_at=None, mail_reminder=False, **done)
+    # Settled as soon as the server has taken the e-mail, before the connection is closed:
+    # a server slow to say goodbye could outlast the task's time limit and leave the claim,
+    # and the e-mail would go out again when the lease ran out.
+    mailer = mailers.default
+    mailer.open()
+    try:
+        _send(seat, profile, mail, mailer)
+        done = {"mailed_at": now} if mail is YOUR_MOVE else {}
+        Seat.objects.filter(pk=seat.pk, mail_at=lease).update(
+            mail_at=None, mail_reminder=False, **done
+        )
+    finally:
+        mailer.close()
     return True
 
 
@@ -152,7 +162,7 @@ REMINDER = (
 )
 
 
-def _send(seat: Seat, profile: Profile | None, mail: tuple[str, str]) -> None:
+def _send(seat: Seat, profile: Profile | None, mail: tuple[str, str], mailer) -> None:
     """Send ``mail`` about the seat's match to its player, in their saved language (else the
     site's)."""
     language = (profile.language if profile is not None else "") or settings.LANGUAGE_CODE
@@ -164,7 +174,8 @@ def _send(seat: Seat, profile: Profile | None, mail: tuple[str, str]) -> None:
             "deadline": f"{seat.deadline:%Y-%m-%d %H:%M}",
         }
         subject, body = mail
-        send_mail(_(subject) % values, _(body) % values, None, [seat.player.email])
+        message = EmailMessage(_(subject) % values, _(body) % values, None, [seat.player.email])
+        mailer.send_messages([message])
 
 
 class _ResetForm(PasswordResetForm):

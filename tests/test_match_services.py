@@ -8,8 +8,10 @@ import json
 from datetime import timedelta
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.mail.backends import locmem
 from django.urls import reverse
 from django.utils import timezone
 
@@ -1009,21 +1011,46 @@ def test_a_player_on_the_site_gets_the_email_only_after_being_away(alice, bob):
     assert seat_of(match, alice).mail_at is None
 
 
-def test_an_email_that_fails_is_sent_again_after_its_claim_runs_out(alice, bob, monkeypatch):
+class Down(locmem.EmailBackend):
+    """A mail server that cannot be reached."""
+
+    def send_messages(self, messages):
+        raise OSError("the mail server is down")
+
+
+def test_an_email_that_fails_is_sent_again_after_its_claim_runs_out(alice, bob, settings):
     match = make_match(alice, bob, pace="free")
     a = seat_of(match, alice)
 
-    def down(*args, **kwargs):
-        raise OSError("the mail server is down")
-
-    monkeypatch.setattr(notifications, "send_mail", down)
+    mailers = settings.MAILERS
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.Down"}}
     with pytest.raises(OSError):
         notifications.send_due(a.pk)
     assert notifications.send_due(a.pk) is False  # claimed: nobody sends it twice at once
-    monkeypatch.undo()
+    settings.MAILERS = mailers
     later = timezone.now() + notifications.LEASE + timedelta(seconds=1)
     assert notifications.send_due(a.pk, now=later) is True
     assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+
+
+class SlowToSayGoodbye(locmem.EmailBackend):
+    """Takes every e-mail, then outlasts the task's time limit while closing."""
+
+    def close(self):
+        raise SoftTimeLimitExceeded()
+
+
+def test_an_email_the_server_took_is_not_sent_again_whatever_happens_after(alice, bob, settings):
+    match = make_match(alice, bob, pace="free")
+    a = seat_of(match, alice)
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.SlowToSayGoodbye"}}
+    with pytest.raises(SoftTimeLimitExceeded):
+        notifications.send_due(a.pk)
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    later = timezone.now() + notifications.LEASE + timedelta(seconds=1)
+    assert Seat.objects.get(pk=a.pk).mailed_at is not None
+    assert notifications.send_due(a.pk, now=later) is False
+    assert len(mail.outbox) == 1
 
 
 def test_a_batch_of_due_emails_is_settled_with_a_fixed_number_of_queries(
