@@ -31,7 +31,8 @@ def send_now(task: str, *args) -> bool:
     take it, or failed to take one in the last ``AWAY_SECONDS``."""
     global _away_until
     if time.monotonic() < _away_until:
-        logger.warning("not queuing %s%r: the broker failed just now; the sweep will", task, args)
+        # The failure itself was logged; a sweep may skip hundreds of sends after it.
+        logger.info("not queuing %s%r: the broker failed just now; the sweep will", task, args)
         return False
     try:
         current_app.tasks[task].apply_async(args)

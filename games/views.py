@@ -355,13 +355,14 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     plain = ("csrfmiddlewaretoken", "game", "bot")
     chosen = posted is not None and any(k not in plain for k in posted)
     options = adapter.options_form(posted if chosen else None)
-    limited = ""
+    limited = False
     if posted is not None and (not chosen or options.is_valid()):
         cleaned = options.cleaned_data if chosen else {}
         # A bot's moves are computed by the workers, which every match shares: limited.
-        limited = error = _too_many_new_games(request) if bot else ""
-        try:
-            if not limited:
+        error = _too_many_new_games(request) if bot else ""
+        limited = bool(error)
+        if not limited:
+            try:
                 if bot:
                     match = services.start_against_bot(
                         request.user, bot, game=game, options=cleaned
@@ -369,8 +370,8 @@ def new_solo(request: HttpRequest) -> HttpResponse:
                 else:
                     match = services.start_solo(request.user, game=game, options=cleaned)
                 return redirect(match)
-        except MoveRefused as exc:
-            error = str(exc)
+            except MoveRefused as exc:
+                error = str(exc)
     status = 429 if limited else 400 if (chosen and options.errors) or error else 200
     rules = find_game(game)
     context = {
