@@ -42,6 +42,13 @@ long the deadline is and whether missing it is a strike; when it passes the plat
 each step before they confirm the whole move (``DraftRules.draft``): the view after the
 steps so far, on a copy, with the first refused step's reason.
 
+**Commitments.** A game may let a player bind themselves before they try the move they owe
+(``CommitRules``; NMBR 9 ++ "2 of 3": a player chooses "build" before trying where to build,
+and may then not reject). The platform keeps a commitment with the player's seat for the
+decision it was made in (``turn``): it refuses the moves that break it, plays
+``committed_auto_move`` when the time runs out, and lets a player who may still commit draft
+nothing (``DraftRules``): committing comes before trying.
+
 **Standing answers.** A game may let a player choose answers given for them at once
 (``standing_move(state, player, prefs)``: a move, or None; nmbrs!'s "always pass"), from the
 player's choices for the match, which its web adapter names in ``prefs``.
@@ -70,6 +77,7 @@ __all__ = [
     "IllegalMove",
     "InvalidMove",
     "BotRules",
+    "CommitRules",
     "DraftRules",
     "Outcome",
     "PuzzleRules",
@@ -252,6 +260,26 @@ class DraftRules(Protocol):
         """What ``player`` would see after the steps ``text`` ("" for none) of the move they
         owe, carried out in order until one is refused; the state does not change. Returns
         that view and the refusal (None if every step was accepted)."""
+        ...
+
+
+@runtime_checkable
+class CommitRules(Protocol):
+    """What a game adds to let a player commit to a kind of move before trying it."""
+
+    def commitments(self, state: Any, player: int) -> tuple[str, ...]:
+        """What ``player`` may commit to now, before making the move they owe (names the
+        game's web adapter shows); empty when there is nothing to commit to."""
+        ...
+
+    def check_commitment(self, state: Any, player: int, commitment: str, move: Any) -> None:
+        """IllegalMove (with the reason) if ``move`` breaks ``commitment``, which ``player``
+        made for the decision they owe."""
+        ...
+
+    def committed_auto_move(self, state: Any, player: int, commitment: str) -> Any:
+        """The fallback move (``Rules.auto_move``) of a player who made ``commitment`` for
+        the decision they owe: always legal, and it keeps the commitment."""
         ...
 
 

@@ -998,13 +998,14 @@ class Game:
             raise GameError(f"the fallback turn is {turn}, not a placement", code="no placement")
         return turn.main.placement
 
-    def fallback_turn(self, player: int) -> Turn:
+    def fallback_turn(self, player: int, *, reject: bool = True) -> Turn:
         """The turn played for ``player`` when their time runs out (RULES.md 6.8): a plain
-        ``place`` (no special tiles, no fillers), or ``reject`` where that is sensible."""
+        ``place`` (no special tiles, no fillers), or ``reject`` where that is sensible and
+        ``reject`` allows it (not for a player who chose to build the card, RULES.md 6.5)."""
         from .policy import fallback_turn
 
         self._expect_decision(self._check_player(player))
-        return fallback_turn(self, player)
+        return fallback_turn(self, player, reject=reject)
 
     def auto_place(self, player: int) -> Placement:
         """Place ``player``'s current tile with the fallback policy (a deadline passed)."""

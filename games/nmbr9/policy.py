@@ -637,6 +637,7 @@ def choose_turn(
     player: int,
     *,
     modules: bool = True,
+    reject: bool = True,
     weights: Weights = DEFAULT,
     turn_weights: TurnWeights = TURN_DEFAULT,
 ) -> Turn:
@@ -644,6 +645,8 @@ def choose_turn(
 
     ``modules``: also use gap fillers, special tiles and the reserved tile where the
     valuation says they gain enough; without, the turn is a plain ``place`` or ``reject``.
+    ``reject``: the card may be rejected where the rules allow it ("2 of 3"); without, it is
+    built (the player chose to build it).
 
     >>> from games.nmbr9.game import Game, Options
     >>> game = Game(seed=3, options=Options(variant="two_of_three"))
@@ -652,7 +655,7 @@ def choose_turn(
     """
     planner = _Planner(game, player, weights, turn_weights)
     decision = planner.decision
-    if decision.may_reject and planner.should_reject(decision.cards[0][1]):
+    if reject and decision.may_reject and planner.should_reject(decision.cards[0][1]):
         return Turn((Reject(),))
     mark, number, cap = planner.card()
     if not modules:
@@ -672,7 +675,7 @@ def choose_turn(
     return turn
 
 
-def fallback_turn(game: Game, player: int) -> Turn:
+def fallback_turn(game: Game, player: int, *, reject: bool = True) -> Turn:
     """The turn of RULES.md 6.8 for a missed deadline: a plain placement of the best card,
-    or ``reject`` where the valuation prefers it ("2 of 3")."""
-    return choose_turn(game, player, modules=False)
+    or ``reject`` where the valuation prefers it ("2 of 3") and ``reject`` allows it."""
+    return choose_turn(game, player, modules=False, reject=reject)

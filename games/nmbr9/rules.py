@@ -38,8 +38,8 @@ from .bots import STRENGTHS, bot_turn
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
 from .puzzle import best_par
 from .puzzle import puzzle as puzzle_deal
-from .setup import CARDS
-from .turn import InvalidTurn, Turn
+from .setup import CARDS, GameError
+from .turn import InvalidTurn, Reject, Turn
 
 __all__ = ["RULES", "MatchOptions", "Nmbr9Rules"]
 
@@ -153,6 +153,39 @@ class Nmbr9Rules:
 
     def random_move(self, state: Game, player: int, rng: random.Random) -> Turn:
         return state.random_turn(player, rng)
+
+    # ----------------------------------------------------------------- commitments
+
+    def commitments(self, state: Game, player: int) -> tuple[str, ...]:
+        """ "2 of 3": "build" while the player may still reject the card (RULES.md 6.5: the
+        player decides before trying the tile, and must then build it).
+
+        >>> state = RULES.setup(1, 3, RULES.options({"variant": "two_of_three"}))
+        >>> RULES.commitments(state, 0), RULES.commitments(RULES.setup(1, 3, RULES.options({})), 0)
+        (('build',), ())
+        """
+        decision = state.decision(player)
+        return ("build",) if decision is not None and decision.may_reject else ()
+
+    def check_commitment(self, state: Game, player: int, commitment: str, move: Turn) -> None:
+        """A player who chose to build the card may not reject it (setting it aside with
+        "reserve" counts as building it).
+
+        >>> state = RULES.setup(1, 3, RULES.options({"variant": "two_of_three"}))
+        >>> RULES.check_commitment(state, 0, "build", RULES.parse_move("reject"))
+        Traceback (most recent call last):
+            ...
+        games.nmbr9.setup.GameError: you chose to build this card: you cannot reject it now
+        """
+        if commitment == "build" and isinstance(move.main, Reject):
+            raise GameError(
+                "you chose to build this card: you cannot reject it now",
+                code="chose to build",
+            )
+
+    def committed_auto_move(self, state: Game, player: int, commitment: str) -> Turn:
+        """The fallback turn, never a reject once the player chose to build."""
+        return state.fallback_turn(player, reject=commitment != "build")
 
     # ----------------------------------------------------------------- bots
 

@@ -14,6 +14,7 @@ import pytest
 
 from games.contract import (
     LEAVE,
+    CommitRules,
     Due,
     IllegalMove,
     Outcome,
@@ -221,3 +222,35 @@ def test_a_game_on_a_puzzle_is_played_alone_to_its_length(slug):
         for text in line:
             solved = rules.apply(solved, 0, rules.parse_move(text))
         assert rules.outcome(solved) is not None and rules.score(solved, 0) == score
+
+
+COMMIT_GAMES = [slug for slug, rules in GAMES.items() if isinstance(rules, CommitRules)]
+
+
+@pytest.mark.parametrize("slug", COMMIT_GAMES)
+def test_a_committed_fallback_keeps_its_commitment(slug):
+    """Wherever a game offers a commitment, the fallback for a player who made it is legal
+    and keeps it, and asking about commitments changes nothing."""
+    rules = find_game(slug)
+    offered = broken = 0
+    for players, options in CASES[slug]:
+        rng = random.Random(f"commit:{slug}:{players}")
+        state = _setup(rules, players, 5, options)
+        while rules.outcome(state) is None:
+            player = rng.choice(sorted(rules.to_move(state)))
+            for commitment in rules.commitments(state, player):
+                offered += 1
+                before = rules.dump(state)
+                move = rules.committed_auto_move(state, player, commitment)
+                rules.check_commitment(state, player, commitment, move)
+                rules.apply(copy.deepcopy(state), player, move)
+                for _ in range(3):
+                    try:
+                        rules.check_commitment(
+                            state, player, commitment, rules.random_move(state, player, rng)
+                        )
+                    except IllegalMove:
+                        broken += 1
+                assert rules.dump(state) == before
+            state = rules.apply(state, player, rules.random_move(state, player, rng))
+    assert offered and broken, "no commitment was offered, or none could be broken"

@@ -7,6 +7,8 @@ from scripted import P, T, refused, scripted
 
 from games.nmbr9 import Board, Game, GameError, Options, Turn
 from games.nmbr9.policy import choose_turn
+from games.nmbr9.rules import RULES
+from games.nmbr9.turn import Place, Reject
 
 
 def place_first(game, player, marker=None, level=0):
@@ -114,6 +116,31 @@ def test_6_5_free_pace_lets_each_player_go_through_the_cards():
     assert game.decision(0).cards == ((None, 7),) and game.decision(1).cards == ((None, 5),)
     opponent = game.view(1).displays[0]
     assert opponent.tiles == () and opponent.progress == 0
+
+
+def test_6_5_a_player_who_chose_to_build_cannot_reject_and_the_fallback_builds():
+    """RULES.md 6.5: "choosing build shows the tile and the player must then build it". The
+    commitment is offered exactly while the card may be rejected; once made, a reject is
+    refused, reserve still counts as building, and a missed deadline builds."""
+    rules = RULES
+    options = rules.options({"variant": "two_of_three", "specials": ["reserve", "one"]})
+    rejected_by_fallback = 0
+    for seed in range(40):
+        state = rules.setup(1, seed, options)
+        while rules.outcome(state) is None:
+            decision = state.decision(0)
+            assert rules.commitments(state, 0) == (("build",) if decision.may_reject else ())
+            if decision.may_reject:
+                with pytest.raises(GameError, match="you chose to build"):
+                    rules.check_commitment(state, 0, "build", Turn.parse("reject"))
+                rules.check_commitment(state, 0, "build", Turn.parse("reserve"))
+                committed = rules.committed_auto_move(state, 0, "build")
+                assert not isinstance(committed.main, Reject)
+                if isinstance(rules.auto_move(state, 0).main, Reject):
+                    rejected_by_fallback += 1
+                    assert isinstance(committed.main, Place)
+            state = rules.apply(state, 0, rules.auto_move(state, 0))
+    assert rejected_by_fallback  # the uncommitted fallback did reject somewhere
 
 
 def test_6_5_no_rejects_outside_the_variant():
