@@ -233,6 +233,16 @@ class Seat(models.Model):
     prefs = models.JSONField(
         default=dict, blank=True, help_text="The player's choices for this match."
     )
+    commitment = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="What the player committed to before their move (the game names it).",
+    )
+    committed_turn = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The game's number of the decision it was made for."
+    )
 
     class Meta:
         ordering = ["index"]

@@ -21,6 +21,7 @@ urlpatterns = [
     path("help/<slug:game>/", views.help_page, name="help"),
     path("game/<id:match_id>/", views.game, name="game"),
     path("game/<id:match_id>/play/", views.play, name="play"),
+    path("game/<id:match_id>/commit/", views.commit, name="commit"),
     path("game/<id:match_id>/join/", views.join, name="join"),
     path("game/<id:match_id>/decline/", views.decline, name="decline"),
     path("game/<id:match_id>/cancel/", views.cancel, name="cancel"),

@@ -591,6 +591,27 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     return _render_game(request, mv)
 
 
+@login_required
+@require_POST
+def commit(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A commitment before a move (``commitment``: what the game's page offers, such as
+    "build" in NMBR 9 ++ "2 of 3"), with the ply its page knew; answered as a move is."""
+    try:
+        made = parse_int(request.POST.get("ply"), minimum=0, maximum=100_000)
+    except ValueError as exc:
+        _match_view(request, match_id)
+        return _game_page(request, match_id, status=400, error=f"ply: {exc}")
+    try:
+        mv = services.commit(match_id, request.user, request.POST.get("commitment", ""), made)
+    except (Seat.DoesNotExist, Match.DoesNotExist):
+        raise Http404("No game of yours has this number.") from None
+    except MoveRefused as exc:
+        return _game_page(request, match_id, status=400, error=str(exc))
+    if not request.htmx:
+        return redirect(mv.match)
+    return _render_game(request, mv)
+
+
 def _act(request: HttpRequest, match_id: int, action) -> HttpResponse:
     """Run a match action for the requesting player; refusals come back as a 400 page."""
     try:

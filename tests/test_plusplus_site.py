@@ -9,9 +9,13 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.nmbr9 import Board, Turn
+from games.nmbr9.rules import RULES
+from games.nmbr9.turn import Place, Reject
+from games.services import MoveRefused
 from games.web.nmbr9.svg import board_svg
+from tests.test_match_services import make_due, make_match
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -53,9 +57,10 @@ def links(html: str, attribute: str) -> dict[str, str]:
     return {value: href.replace("&amp;", "&") for href, value in found}
 
 
-def confirm(client, match, html: str, marker: str = "data-key"):
+def confirm(client, match, html: str, marker: str = "data-key", **extra):
+    """Submit the form of the button carrying ``marker`` as the page would."""
     form = Forms(html).find(marker)
-    return client.post(reverse("play", args=[match.pk]), form["fields"])
+    return client.post(form["action"], form["fields"], **extra)
 
 
 def state(match):
@@ -150,8 +155,9 @@ def test_a_special_tile_is_switched_on_for_the_turns_tile(client, alice):
 
 
 def play_out(client, match, player_index: int = 0, limit: int = 200) -> int:
-    """Play the player's turns through the pages as they come: build where the page's
-    default spot is legal, otherwise reject or take another card. Returns turns played."""
+    """Play the player's turns through the pages as they come: choose to build where the
+    page asks first, build where the page's default spot is legal, otherwise reject or take
+    another card. Returns turns played."""
     played = 0
     for _ in range(limit):
         match.refresh_from_db()
@@ -159,8 +165,8 @@ def play_out(client, match, player_index: int = 0, limit: int = 200) -> int:
             return played
         page = client.get(match.get_absolute_url()).text
         if "data-choose" in page:
-            build = re.search(r'href="([^"]+)"[^>]*data-build', page).group(1)
-            page = client.get(build.replace("&amp;", "&")).text
+            assert confirm(client, match, page, "data-build").status_code == 302
+            page = client.get(match.get_absolute_url()).text
         if 'data-ghost="legal"' not in page:
             if "data-reject" in page:
                 assert confirm(client, match, page, "data-reject").status_code == 302
@@ -358,3 +364,148 @@ def test_the_replay_shows_a_moved_tile_where_it_lay_before_it_was_moved(client, 
 def tiles_drawn(svg: str) -> set[str]:
     """The tiles of a board's SVG, each as its markup (where it lies and how it looks)."""
     return set(re.findall(r'<g class="tile.*?</text>', svg, re.S))
+
+
+# ------------------------------------------------------------------ "2 of 3": choose first
+
+
+def two_of_three_solo(client, alice):
+    match = start_solo(client, alice, variant="two_of_three", breaking="chosen", specials=["one"])
+    assert state(match).decision(0).may_reject
+    return match
+
+
+def test_2_of_3_the_choice_comes_before_the_tile_is_tried(client, alice):
+    """RULES.md 6.5: build or reject is decided before trying the tile. Until the player has
+    chosen to build, no address shows the tile on the board, whatever it asks for."""
+    match = two_of_three_solo(client, alice)
+    url = match.get_absolute_url()
+    page = client.get(url).text
+    assert "data-choose" in page and "data-reject" in page
+    assert Forms(page).find("data-build")["action"] == reverse("commit", args=[match.pk])
+    tried = [
+        {},
+        {"piece": "card"},
+        {"x": "0", "y": "0", "rotation": "0"},
+        {"piece": "card", "x": "1", "y": "0", "rotation": "1", "preview": "1"},
+        {"steps": "place 1@0,0r0", "piece": "F1"},
+        {"piece": "move"},
+    ]
+    for query in tried:
+        for headers in ({}, HTMX):
+            shown = client.get(url, query, **headers).text
+            assert "data-ghost" not in shown and "data-choose" in shown, query
+            assert "data-add-step" not in shown and "Place by coordinates" not in shown
+    assert not Move.objects.exists()
+    assert Seat.objects.get(match=match).commitment == ""
+
+
+def test_2_of_3_once_built_is_chosen_the_card_cannot_be_rejected(client, alice):
+    match = two_of_three_solo(client, alice)
+    page = client.get(match.get_absolute_url()).text
+    chosen = confirm(client, match, page, "data-build", **HTMX)
+    assert chosen.status_code == 200
+    assert 'data-ghost="legal"' in chosen.text and "data-reject" not in chosen.text
+    assert "data-choose" not in chosen.text
+    seat = Seat.objects.get(match=match)
+    assert (seat.commitment, seat.committed_turn) == ("build", 0)
+    # The page's old reject form, posted anyway, is refused and changes nothing.
+    refused = confirm(client, match, page, "data-reject", **HTMX)
+    assert refused.status_code == 400
+    assert "You chose to build this card: you cannot reject it now." in refused.text
+    assert not Move.objects.exists()
+    # Choosing again (a double click) changes nothing either.
+    assert confirm(client, match, page, "data-build").status_code == 302
+    assert confirm(client, match, chosen.text).status_code == 302
+    (move,) = Move.objects.filter(match=match)
+    assert isinstance(Turn.parse(move.text).main, Place)
+    # The commitment was for that card: the next one is chosen for afresh, and may be
+    # rejected without choosing.
+    page = client.get(match.get_absolute_url()).text
+    assert "data-choose" in page
+    assert confirm(client, match, page, "data-reject").status_code == 302
+    assert Move.objects.filter(match=match).latest("ply").text == "reject"
+
+
+def test_2_of_3_the_choice_in_german(client, alice):
+    match = two_of_three_solo(client, alice)
+    client.cookies["django_language"] = "de"
+    page = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Wähle, bevor du das Plättchen ausprobierst" in page
+    confirm(client, match, page, "data-build")
+    refused = confirm(client, match, page, "data-reject", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 400
+    assert "Du hast dich entschieden, diese Karte zu bauen" in refused.text
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        ({"commitment": "build", "ply": "1"}, 400, "The page is out of date"),
+        ({"commitment": "build", "ply": "²"}, 400, "ply: not a whole number"),
+        ({"commitment": "build"}, 400, "ply: not a whole number"),
+        ({"commitment": "reject", "ply": "0"}, 400, "There is nothing to choose now"),
+        ({"commitment": "", "ply": "0"}, 400, "There is nothing to choose now"),
+    ],
+)
+def test_a_commitment_that_cannot_be_made_is_refused(client, alice, data, status, message):
+    match = two_of_three_solo(client, alice)
+    response = client.post(reverse("commit", args=[match.pk]), data)
+    assert response.status_code == status
+    assert message in response.text
+    assert Seat.objects.get(match=match).commitment == ""
+
+
+def test_nothing_to_commit_to_outside_2_of_3_or_in_someone_elses_match(client, alice, bob):
+    match = start_solo(client, alice)
+    response = client.post(reverse("commit", args=[match.pk]), {"commitment": "build", "ply": 0})
+    assert response.status_code == 400 and "There is nothing to choose now" in response.text
+    other = two_of_three_solo(client, alice)
+    client.force_login(bob)
+    response = client.post(reverse("commit", args=[other.pk]), {"commitment": "build", "ply": 0})
+    assert response.status_code == 404
+    assert not Seat.objects.exclude(commitment="").exists()
+
+
+def test_2_of_3_a_forced_build_offers_no_choice(alice, bob):
+    match = make_match(alice, bob, pace="free", variant="two_of_three")
+    services.play(match.pk, alice, "reject", 0)
+    assert not state(match).decision(0).may_reject  # the second and third must be built
+    assert services.view_match(match.pk, alice).may_commit == ()
+    with pytest.raises(MoveRefused, match="nothing to choose"):
+        services.commit(match.pk, alice, "build", 1)
+
+
+def test_2_of_3_nothing_is_drafted_before_the_choice(alice, bob):
+    match = make_match(alice, bob, pace="free", variant="two_of_three")
+    before = services.view_match(match.pk, alice)
+    assert before.may_commit == ("build",) and before.commitment == ""
+    _view, refused = before.draft("place 1@0,0r0")
+    assert refused is not None and refused.code == "commit first"
+    after = services.commit(match.pk, alice, "build", 0)
+    assert after.may_commit == () and after.commitment == "build"
+    number = state(match).current_number(0)
+    _view, refused = after.draft(f"place {number}@0,0r0")
+    assert refused is None
+
+
+def test_2_of_3_when_time_runs_out_a_card_chosen_for_building_is_built(alice, bob):
+    """Seed 44: the fallback would reject alice's first card, had she not chosen to build."""
+    match = make_match(alice, bob, pace="free", seed=44, variant="two_of_three")
+    seat = Seat.objects.get(match=match, player=alice)
+    assert isinstance(RULES.auto_move(state(match), seat.index).main, Reject)
+    services.commit(match.pk, alice, "build", 0)
+    make_due(seat)
+    assert services.expire(seat.pk) is True
+    (move,) = Move.objects.filter(seat=seat)
+    assert move.auto and isinstance(Turn.parse(move.text).main, Place)
+    seat.refresh_from_db()
+    assert seat.strikes == 1
+
+
+def test_2_of_3_when_time_runs_out_without_a_choice_the_fallback_may_reject(alice, bob):
+    match = make_match(alice, bob, pace="free", seed=44, variant="two_of_three")
+    seat = Seat.objects.get(match=match, player=alice)
+    make_due(seat)
+    assert services.expire(seat.pk) is True
+    assert Move.objects.get(seat=seat).text == "reject"

@@ -36,6 +36,7 @@ from games.services.lobby import (
     start_solo,
 )
 from games.services.play import (
+    commit,
     extend,
     game_of,
     open_match,
@@ -59,6 +60,7 @@ __all__ = [
     "cancel",
     "cancel_match",
     "check_match_settings",
+    "commit",
     "create_match",
     "decline",
     "expire",

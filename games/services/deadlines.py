@@ -8,7 +8,8 @@ who owes a decision (``Rules.to_move``) has a deadline for it. A new decision
 moves that continue a decision keep its deadline.
 
 When a deadline passes, the sweep (``games.sweep``) sends the seat here: its game's fallback
-(``Rules.auto_move``) is played until the decision is made, and the player gets a strike
+(``Rules.auto_move``, keeping what the player committed to: ``store.auto_move``) is played
+until the decision is made, and the player gets a strike
 when the game says missing it is one; two strikes in a row and the player is dropped.
 """
 
@@ -25,7 +26,7 @@ from django.utils.translation import gettext_noop
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Seat
 from games.services import bots, finish
-from games.services.store import Changes, Record, remember, replay
+from games.services.store import Changes, Record, auto_move, remember, replay
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def _automatic_moves(record: Record, changes: Changes) -> None:
                 continue
             move = None
             if seat.overdue and seat.turn == rules.turn(record.state, seat.index):
-                move = rules.auto_move(record.state, seat.index)
+                move = auto_move(record, seat)
             elif standing is not None and seat.prefs:
                 move = standing(record.state, seat.index, seat.prefs)
             if move is not None:
@@ -197,7 +198,7 @@ def _expire_seat(record: Record, changes: Changes, seat: Seat, now: datetime) ->
     while (
         seat.index in rules.to_move(record.state) and rules.turn(record.state, seat.index) == turn
     ):
-        move = rules.auto_move(record.state, seat.index)
+        move = auto_move(record, seat)
         record.state = rules.apply(record.state, seat.index, move)
         changes.move(record, seat, str(move), auto=True)
         made += 1

@@ -5,7 +5,9 @@ move in the game's notation; ``made`` is the number of moves the player had made
 page was drawn (``MatchView.ply``: their own, never the match's, which in free pace would tell
 how far the others have got). A page that is out of date is noticed: if the player has moved
 since, the same move again (a double submit) is answered as the first one was, and any other
-is refused.
+is refused. Where a game lets a player commit to a kind of move before trying it
+(``CommitRules``), ``commit(match_id, user, commitment, made)`` records that for the decision
+they owe, and ``play`` then refuses the moves that break it.
 Every answer is a ``MatchView``: what the player may see, never the game's state.
 """
 
@@ -20,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import visibility
-from games.contract import LEAVE, IllegalMove
+from games.contract import LEAVE, CommitRules, IllegalMove
 from games.models import Match, Notification, Profile, Seat
 from games.services import deadlines
 from games.services.prepared import Prepared
@@ -29,6 +31,7 @@ from games.services.store import (
     MatchView,
     MoveRefused,
     Record,
+    commitment_of,
     keep,
     load,
     lock,
@@ -141,12 +144,7 @@ def play(match_id: int, user, text: str, made: int) -> MatchView:
             since = mine[made:]
             if since:
                 return _answered_already(record, seat, since[0], text)
-            if match.status == Match.Status.FINISHED:
-                raise MoveRefused(_("This game is over."))
-            if match.status != Match.Status.ACTIVE:
-                raise MoveRefused(_("This match has not started."))
-            if seat.has_left:
-                raise MoveRefused(_("You have left this match."))
+            _check_playing(match, seat)
             now = timezone.now()
             if not deadlines.expire_if_overdue(record, seat, now):
                 return _move(record, seat, text, now)
@@ -163,15 +161,30 @@ def play(match_id: int, user, text: str, made: int) -> MatchView:
         raise MoveRefused(_("Somebody moved at the same time: try again.")) from None
 
 
+def _check_playing(match: Match, seat: Seat) -> None:
+    """MoveRefused unless the player of ``seat`` is playing in the running ``match``."""
+    if match.status == Match.Status.FINISHED:
+        raise MoveRefused(_("This game is over."))
+    if match.status != Match.Status.ACTIVE:
+        raise MoveRefused(_("This match has not started."))
+    if seat.has_left:
+        raise MoveRefused(_("You have left this match."))
+
+
 def _move(record, seat: Seat, text: str, now: datetime) -> MatchView:
     """Make the player's move on the locked ``record``, in the caller's transaction."""
+    rules = record.rules
     try:
-        move = record.rules.parse_move(text)
-        record.state = record.rules.apply(record.state, seat.index, move)
+        move = rules.parse_move(text)
+        kept = commitment_of(record, seat)
+        if kept:
+            rules.check_commitment(record.state, seat.index, kept, move)
+        record.state = rules.apply(record.state, seat.index, move)
     except IllegalMove as exc:
         raise MoveRefused(exc.reason, code=exc.code, **exc.params) from None
     changes = Changes()
     changes.move(record, seat, str(move))
+    seat.commitment, seat.committed_turn = "", None
     seat.strikes = 0
     seat.overdue = False
     seat.mail_at = None
@@ -179,6 +192,39 @@ def _move(record, seat: Seat, text: str, now: datetime) -> MatchView:
     deadlines.settle(record, changes, now, moved=seat)
     changes.flush()
     transaction.on_commit(lambda: keep(record))
+    return view_of(record, seat)
+
+
+def commit(match_id: int, user, commitment: str, made: int) -> MatchView:
+    """``user`` commits to ``commitment`` for the decision they owe, before trying their move
+    (``CommitRules``: "build" in NMBR 9 ++ "2 of 3"); MoveRefused if they may not. The same
+    commitment again (a double submit) is answered as the first. ``made`` is as for ``play``.
+    Raises Seat.DoesNotExist when ``user`` has no seat in the match."""
+    with transaction.atomic():
+        record = lock(match_id)
+        seat = record.seat_of(user)
+        if made != len(record.moves_of(seat)):
+            raise MoveRefused(_("The page is out of date: look at the match again."))
+        _check_playing(record.match, seat)
+        if not deadlines.expire_if_overdue(record, seat, timezone.now()):
+            return _commit(record, seat, commitment)
+    raise MoveRefused(_(TIME_RAN_OUT))
+
+
+def _commit(record: Record, seat: Seat, commitment: str) -> MatchView:
+    rules, state = record.rules, record.state
+    kept = commitment_of(record, seat)
+    if kept and kept == commitment:
+        return view_of(record, seat)
+    offered = ()
+    if not kept and isinstance(rules, CommitRules) and seat.index in rules.to_move(state):
+        offered = rules.commitments(state, seat.index)
+    if commitment not in offered:
+        raise MoveRefused(_("There is nothing to choose now: look at the match again."))
+    seat.commitment, seat.committed_turn = commitment, rules.turn(state, seat.index)
+    changes = Changes()
+    changes.save([seat])
+    changes.flush()
     return view_of(record, seat)
 
 

@@ -22,7 +22,7 @@ from django.db import connection
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
-from games.contract import LEAVE, DraftRules, IllegalMove, Rules
+from games.contract import LEAVE, CommitRules, DraftRules, IllegalMove, Rules
 from games.models import Match, Move, Notification, Profile, Seat
 from games.registry import find_game
 from games.services.prepared import Prepared
@@ -45,6 +45,8 @@ SEAT_FIELDS = (
     "mail_reminder",
     "extensions_left",
     "bot_due",
+    "commitment",
+    "committed_turn",
 )
 
 
@@ -109,6 +111,24 @@ class Record:
         move = self.rules.parse_move(text)
         self.state = self.rules.apply(self.state, seat.index, move)
         return move
+
+
+def commitment_of(record: Record, seat: Seat) -> str:
+    """What the player of ``seat`` committed to for the decision they owe now ("": nothing;
+    a commitment made for an earlier decision is over)."""
+    if not seat.commitment or seat.committed_turn != record.rules.turn(record.state, seat.index):
+        return ""
+    return seat.commitment
+
+
+def auto_move(record: Record, seat: Seat):
+    """The game's fallback move for the seat (its time ran out), keeping the commitment the
+    player made for this decision."""
+    rules, state = record.rules, record.state
+    kept = commitment_of(record, seat)
+    if kept and isinstance(rules, CommitRules):
+        return rules.committed_auto_move(state, seat.index, kept)
+    return rules.auto_move(state, seat.index)
 
 
 #: Recently replayed states by (match, options, every move made): a match's moves are only
@@ -426,7 +446,9 @@ class MatchView:
     of date is noticed: never the whole match's count, which in free pace would tell how far
     the others have got. ``draft(text)`` is the view
     while the player composes a move of several steps (``DraftRules``); ``history()`` how a
-    finished match went, for its replay.
+    finished match went, for its replay. ``commitment`` is what the player committed to for
+    the decision they owe (``CommitRules``), ``may_commit`` what they may still commit to:
+    while they may, they draft nothing.
     """
 
     match: Match
@@ -436,6 +458,8 @@ class MatchView:
     view: Any
     ply: int
     extras: dict[str, Any] = field(default_factory=dict)
+    commitment: str = ""
+    may_commit: tuple[str, ...] = ()
     _draft: Callable[[str], tuple[Any, IllegalMove | None]] | None = None
     _history: Callable[[bool], tuple[Frame, ...]] | None = None
 
@@ -488,20 +512,30 @@ def history(record: Record, everyone: bool = False) -> tuple[Frame, ...]:
     return tuple(frames)
 
 
+#: Why nothing is drafted for a player who may still commit to a kind of move.
+MUST_COMMIT = gettext_noop("Choose first what you will do with this decision.")
+
+
 def view_of(record: Record, seat: Seat | None) -> MatchView:
     """What the player of ``seat`` (None: a spectator) may see of the record."""
     rules, state = record.rules, record.state
     view = rules.view(state, None if seat is None else seat.index)
     drafting = None
-    if (
-        seat is not None
-        and isinstance(rules, DraftRules)
-        and seat.index in rules.to_move(state)
-        and not seat.has_left
-    ):
+    commitment, may_commit = "", ()
+    owing = seat is not None and not seat.has_left and seat.index in rules.to_move(state)
+    if owing and isinstance(rules, CommitRules):
+        commitment = commitment_of(record, seat)
+        may_commit = () if commitment else tuple(rules.commitments(state, seat.index))
+    if owing and isinstance(rules, DraftRules):
+        if may_commit:
 
-        def drafting(text: str) -> tuple[Any, IllegalMove | None]:
-            return rules.draft(state, seat.index, text)
+            def drafting(text: str) -> tuple[Any, IllegalMove | None]:
+                return view, IllegalMove(gettext(MUST_COMMIT), code="commit first")
+
+        else:
+
+            def drafting(text: str) -> tuple[Any, IllegalMove | None]:
+                return rules.draft(state, seat.index, text)
 
     frames = None
     if record.match.status == Match.Status.FINISHED:
@@ -516,6 +550,8 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         rules,
         view,
         record.ply if seat is None else len(record.moves_of(seat)),
+        commitment=commitment,
+        may_commit=may_commit,
         _draft=drafting,
         _history=frames,
     )

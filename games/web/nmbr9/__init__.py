@@ -519,6 +519,11 @@ class Nmbr9Web:
     ) -> Placement | None:
         """Fill ``context`` with the turn being composed; the piece being placed, if any."""
         url = mv.match.get_absolute_url()
+        # "2 of 3": build or reject is chosen before the tile is tried (RULES.md 6.5), so
+        # until the player has chosen to build, nothing composed is shown, only the choice.
+        choose_first = "build" in mv.may_commit
+        if choose_first:
+            compose, at = Compose(), None
         drafted, refused = mv.draft(compose.steps) if compose.steps else (mv.view, None)
         if refused is not None:
             context["error"] = sentence(reason_text(refused))
@@ -533,7 +538,6 @@ class Nmbr9Web:
         specials = tuple(s for s in compose.specials if s in decision.specials)
         specials = specials[: decision.markers]
         piece = "" if compose.piece == "none" else compose.piece
-        choose_first = decision.may_reject and not main_done and not compose.steps
         if piece == "" and not main_done and not choose_first:
             piece = "card"
         if (
@@ -575,13 +579,12 @@ class Nmbr9Web:
             reserved=drafted.reserved,
             reserved_cap=decision.reserved_cap,
             reserved_limit=decision.reserved_limit,
-            may_reject=decision.may_reject and not compose.steps,
+            may_reject=choose_first,
             may_reserve="reserve" in decision.specials and not compose.steps,
             reserve_turn="reserve" if marker is None else f"reserve from {marker}",
             undo_url=link(Compose("; ".join(str(s) for s in so_far.steps[:-1]), marker=marker))
             if so_far
             else None,
-            build_url=link(replace(compose, piece="card", specials=())),
         )
         if len(decision.cards) > 1 or marker is not None:
             context["cards"] = [
@@ -615,7 +618,7 @@ class Nmbr9Web:
                 ),
                 ("move", _("Move a tile"), "move" in decision.specials),
             )
-            if shown
+            if shown and not choose_first
         ]
         if piece == "card":
             context["toggles"] = [
@@ -921,6 +924,7 @@ TURN_REASONS = {
         "the special tile %(special)s is for levels 1 and up: this tile would lie on level 0"
     ),
     "no rejects": gettext_lazy("only the variant 2 of 3 lets you reject a card"),
+    "chose to build": gettext_lazy("you chose to build this card: you cannot reject it now"),
     "must build": gettext_lazy(
         "you must build this card: exactly one card of three is rejected each round"
     ),
