@@ -107,13 +107,15 @@ def compute_par(puzzle_id: int, token: str | None = None) -> None:
 
 
 @shared_task(ignore_result=True)
-def make_puzzles(count: int) -> None:
-    puzzles.create_puzzles(count)
+def refill_puzzles() -> None:
+    puzzles.refill_puzzles()
 
 
 @shared_task(ignore_result=True)
 def publish_daily() -> None:
+    """Hourly: the day's puzzle, and new puzzles if the stock ran low since."""
     puzzles.publish_daily()
+    puzzles.refill_puzzles()
 
 
 @shared_task(ignore_result=True)

@@ -20,6 +20,7 @@ from games.nmbr9.puzzle import puzzle as puzzle_deal
 from games.registry import puzzle_rules
 from games.services import MoveRefused, puzzles
 from games.tasks import publish_daily
+from tests.test_match_tasks import lose_tasks
 from tests.test_match_views import normalised
 from tests.test_tasks import wait_for
 
@@ -364,10 +365,35 @@ def test_the_beat_job_run_twice_by_the_worker_publishes_one_daily(celery_worker)
     publish_daily.delay()
     publish_daily.delay()
     daily = wait_for(lambda: puzzles.daily_puzzle())
-    # The refill the first run asks for is queued behind the second run.
-    wait_for(lambda: Puzzle.objects.count() >= 3 + puzzles.REFILL, timeout=30)
+    full = puzzles.LOW_STOCK + puzzles.REFILL
+    wait_for(lambda: puzzles.unused_puzzles().count() >= full, timeout=30)
     assert Puzzle.objects.filter(daily_on__isnull=False).count() == 1
     assert daily.daily_on == puzzles.today()
+
+
+def test_a_refill_whose_task_was_lost_is_made_by_the_next_hourly_job(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    make_puzzles(31, 32, 33)
+    lost = lose_tasks(monkeypatch)
+    with django_capture_on_commit_callbacks(execute=True):
+        puzzles.publish_daily()
+    assert "games.tasks.refill_puzzles" in lost
+    assert puzzles.unused_puzzles().count() == 2
+    publish_daily()  # the beat job, an hour later: the daily is there, the stock is low
+    full = puzzles.LOW_STOCK + puzzles.REFILL
+    assert puzzles.unused_puzzles().count() == full
+    publish_daily()  # and again: the stock is full, nothing is made
+    assert Puzzle.objects.count() == 1 + full
+    assert Puzzle.objects.filter(daily_on__isnull=False).count() == 1
+
+
+def test_a_refill_tops_the_stock_up_only_when_it_runs_low():
+    make_puzzles(*range(51, 51 + puzzles.LOW_STOCK))
+    assert puzzles.refill_puzzles() == 0
+    Puzzle.objects.filter(seed=51).update(daily_on=puzzles.today())
+    assert puzzles.refill_puzzles() == puzzles.REFILL + 1
+    assert puzzles.unused_puzzles().count() == puzzles.LOW_STOCK + puzzles.REFILL
 
 
 @pytest.mark.worker

@@ -178,8 +178,18 @@ def publish_daily(day: date | None = None) -> Puzzle:
         # Nothing published when another run took this candidate for another day: retry.
         published = Puzzle.objects.filter(daily_on=day).first()
     if unused.count() < LOW_STOCK:
-        queue.send("games.tasks.make_puzzles", REFILL)
+        queue.send("games.tasks.refill_puzzles")
     return published
+
+
+def refill_puzzles() -> int:
+    """Top the unused puzzles up to ``LOW_STOCK + REFILL`` once fewer than ``LOW_STOCK`` are
+    left (a second run finds the stock full); how many were made. The hourly beat job runs
+    it too, so a refill whose task was lost is made within the hour."""
+    unused = unused_puzzles().count()
+    if unused >= LOW_STOCK:
+        return 0
+    return len(create_puzzles(LOW_STOCK + REFILL - unused))
 
 
 def middling(unused) -> Puzzle | None:
