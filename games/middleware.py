@@ -10,16 +10,19 @@ from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 from games.visibility import Hidden
 
 _FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def _bad(reason: str) -> HttpResponse:
-    return HttpResponse(
-        f"Bad request: {reason}\n", status=400, content_type="text/plain; charset=utf-8"
-    )
+def _bad(request: HttpRequest, reason: str) -> HttpResponse:
+    """A plain 400 saying ``reason`` (a message id) in the browser's language: no template,
+    no session, nothing that could trip over the request."""
+    with translation.override(translation.get_language_from_request(request)):
+        text = gettext("Bad request: %(reason)s") % {"reason": gettext(reason)}
+    return HttpResponse(f"{text}\n", status=400, content_type="text/plain; charset=utf-8")
 
 
 def _undecodable(text: str) -> bool:
@@ -58,46 +61,49 @@ class RejectMalformedRequests:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         reason = self.problem(request)
         if reason:
-            return _bad(reason)
+            return _bad(request, reason)
         return self.get_response(request)
 
     @staticmethod
     def problem(request: HttpRequest) -> str:
         if "\x00" in request.path:
-            return "the address contains a NUL character."
+            return gettext_noop("the address contains a NUL character.")
         if _undecodable(request.META.get("QUERY_STRING", "")):
-            return "the query is not UTF-8."
+            return gettext_noop("the query is not UTF-8.")
         if _has(request.GET, "\x00"):
-            return "the query contains a NUL character."
+            return gettext_noop("the query contains a NUL character.")
         if request.method != "POST":
             return ""
         if request.content_type not in _FORMS:
-            return "forms are sent as application/x-www-form-urlencoded or multipart/form-data."
+            return gettext_noop(
+                "forms are sent as application/x-www-form-urlencoded or multipart/form-data."
+            )
         largest = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if request.content_type == _FORMS[1] and largest is not None and _length(request) > largest:
-            return "the form is too large."  # before any of it is read (files are not counted)
+            # before any of it is read (files are not counted)
+            return gettext_noop("the form is too large.")
         charset = request.content_params.get("charset", "utf-8").strip().lower()
         if charset not in ("utf-8", "utf8"):
-            return "forms must be sent in UTF-8."
+            return gettext_noop("forms must be sent in UTF-8.")
         try:
             if request.content_type == _FORMS[0]:
                 try:
                     body = request.body.decode("utf-8")
                 except UnicodeDecodeError:
-                    return "the form is not UTF-8."
+                    return gettext_noop("the form is not UTF-8.")
                 if _undecodable(body):
-                    return "the form is not UTF-8."
+                    return gettext_noop("the form is not UTF-8.")
             if _has(request.POST, "\x00"):
-                return "the form contains a NUL character."
+                return gettext_noop("the form contains a NUL character.")
             if request.content_type == _FORMS[1]:
                 if request.FILES:
-                    return "this site takes no files."
+                    return gettext_noop("this site takes no files.")
                 if _has(request.POST, "\ufffd"):  # what Django makes of bytes that are not UTF-8
-                    return "the form is not UTF-8."
+                    return gettext_noop("the form is not UTF-8.")
         except RequestDataTooBig:
-            return "the form is too large."
+            return gettext_noop("the form is too large.")
         except (BadRequest, SuspiciousOperation, MultiPartParserError, UnicodeDecodeError):
-            return "the form could not be read."
+            return gettext_noop("the form could not be read.")
         return ""
 
 

@@ -235,6 +235,15 @@ def test_a_form_in_another_charset_is_refused_before_the_csrf_check(client, alic
     assert "_auth_user_id" not in client.session
 
 
+def test_a_malformed_request_is_told_why_in_the_browsers_language(client):
+    german = client.get("/@/a%00b/", HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 400
+    assert german.text == "Ungültige Anfrage: die Adresse enthält ein NUL-Zeichen.\n"
+    english = client.post("/accounts/login/", data="x", content_type="text/plain")
+    assert english.status_code == 400
+    assert english.text.startswith("Bad request: forms are sent as application/")
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
