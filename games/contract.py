@@ -46,8 +46,10 @@ steps so far, on a copy, with the first refused step's reason.
 (``CommitRules``; NMBR 9 ++ "2 of 3": a player chooses "build" before trying where to build,
 and may then not reject). The platform keeps a commitment with the player's seat for the
 decision it was made in (``turn``): it refuses the moves that break it, plays
-``committed_auto_move`` when the time runs out, and lets a player who may still commit draft
-nothing (``DraftRules``): committing comes before trying.
+``committed_auto_move`` when the time runs out, and, while a player may still commit, drafts
+nothing for them (``DraftRules``) and refuses every move that would keep a commitment they
+were offered (only moves that keep none are played at once): committing comes before
+trying, and a refused move's reason tells nothing of the move tried.
 
 **Standing answers.** A game may let a player choose answers given for them at once
 (``standing_move(state, player, prefs)``: a move, or None; nmbrs!'s "always pass"), from the
@@ -268,8 +270,9 @@ class CommitRules(Protocol):
     """What a game adds to let a player commit to a kind of move before trying it."""
 
     def commitments(self, state: Any, player: int) -> tuple[str, ...]:
-        """What ``player`` may commit to now, before making the move they owe (names the
-        game's web adapter shows); empty when there is nothing to commit to."""
+        """What ``player`` may commit to now, before making the move they owe (names of at
+        most 20 characters, which the game's web adapter shows); empty when there is nothing
+        to commit to."""
         ...
 
     def check_commitment(self, state: Any, player: int, commitment: str, move: Any) -> None:

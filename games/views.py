@@ -457,7 +457,7 @@ def _version(mv: MatchView) -> str:
     made of the viewer's own view and what every page shows of the seats."""
     seen = [(s.state, s.total_strikes) for s in mv.seats]
     game = mv.view.to_dict() if mv.view is not None else None
-    text = json.dumps([mv.match.status, seen, game], sort_keys=True, default=str)
+    text = json.dumps([mv.match.status, seen, game, mv.commitment], sort_keys=True, default=str)
     digest = hashlib.sha256(text.encode()).hexdigest()
     return f"{mv.match.status}-{digest[:16]}"
 

@@ -509,3 +509,106 @@ def test_2_of_3_when_time_runs_out_without_a_choice_the_fallback_may_reject(alic
     make_due(seat)
     assert services.expire(seat.pk) is True
     assert Move.objects.get(seat=seat).text == "reject"
+
+
+def round_two_of_three(alice, bob):
+    """A free-pace "2 of 3" match in which alice has played her first round and may now
+    reject the first card of the second, with tiles on her board."""
+    match = make_match(alice, bob, pace="free", variant="two_of_three")
+    services.play(match.pk, alice, "reject", 0)
+    for made in (1, 2):  # the second and third cards must be built: no choice is offered
+        services.play(match.pk, alice, str(RULES.auto_move(state(match), 0)), made)
+    assert state(match).decision(0).may_reject
+    return match
+
+
+def test_2_of_3_no_tile_is_tried_by_playing_it_before_the_choice(alice, bob):
+    """A build played before the choice, alone or followed by a reject in the same turn, is
+    refused with the same reason wherever the tile would go, legal or not: the reason would
+    otherwise tell where the tile fits, and the player could reject it after. Only a plain
+    reject is played at once."""
+    match = round_two_of_three(alice, bob)
+    legal = str(state(match).fallback_turn(0, reject=False))
+    number = state(match).current_number(0)
+    nowhere = f"place {number}@40,40r0"
+    for text in (legal, nowhere, f"{legal}; reject", f"{nowhere}; reject"):
+        with pytest.raises(MoveRefused) as refused:
+            services.play(match.pk, alice, text, 3)
+        assert (refused.value.code, str(refused.value)) == (
+            "commit first",
+            "Choose first what you will do with this decision.",
+        ), text
+    assert Move.objects.filter(seat__player=alice).count() == 3
+    services.commit(match.pk, alice, "build", 3)
+    with pytest.raises(MoveRefused) as refused:
+        services.play(match.pk, alice, nowhere, 3)
+    assert refused.value.code != "commit first"  # now the tile's own reason
+    services.play(match.pk, alice, legal, 3)
+    assert Move.objects.filter(seat__player=alice).latest("ply").text == legal
+
+
+def test_2_of_3_a_turn_posted_before_the_choice_is_refused_and_changes_nothing(client, alice, bob):
+    match = round_two_of_three(alice, bob)
+    client.force_login(alice)
+    legal = str(state(match).fallback_turn(0, reject=False))
+    url = reverse("play", args=[match.pk])
+    turn = {"steps": f"{legal}; reject", "piece": "none", "ply": "3"}
+    refused = client.post(url, turn, **HTMX)
+    assert refused.status_code == 400
+    assert "Choose first what you will do with this decision." in refused.text
+    assert Move.objects.filter(seat__player=alice).count() == 3
+    assert "data-choose" in client.get(match.get_absolute_url()).text
+    assert client.post(url, {"turn": "reject", "ply": "3"}).status_code == 302
+    assert Move.objects.filter(seat__player=alice).latest("ply").text == "reject"
+
+
+def test_2_of_3_reserving_the_card_counts_as_building_it_so_it_comes_after_the_choice(
+    client, alice
+):
+    match = start_solo(
+        client, alice, variant="two_of_three", breaking="chosen", specials=["reserve"]
+    )
+    assert state(match).decision(0).may_reject
+    page = client.get(match.get_absolute_url()).text
+    assert "data-choose" in page and "data-reserve" not in page
+    with pytest.raises(MoveRefused, match="Choose first"):
+        services.play(match.pk, alice, "reserve", 0)
+    chosen = confirm(client, match, page, "data-build", **HTMX).text
+    assert "data-reserve" in chosen and "data-reject" not in chosen
+    assert confirm(client, match, chosen, "data-reserve").status_code == 302
+    assert Move.objects.get(match=match).text == "reserve"
+
+
+def test_2_of_3_a_choice_made_on_one_device_changes_the_page_the_other_polls(client, alice):
+    match = two_of_three_solo(client, alice)
+    before = client.get(match.get_absolute_url()).text
+    version = re.search(r'data-version="([^"]+)"', before).group(1)
+    confirm(client, match, before, "data-build")
+    after = client.get(match.get_absolute_url()).text
+    assert re.search(r'data-version="([^"]+)"', after).group(1) != version
+
+
+def test_2_of_3_a_bot_builds_a_card_it_could_have_rejected(alice):
+    """A bot tries nothing in front of anyone: its build is played with its commitment."""
+    match = services.start_against_bot(alice, "easy", options={"variant": "two_of_three"})
+    match.refresh_from_db()
+    game = RULES.setup(match.players, match.seed, RULES.options(match.options))
+    bot = Seat.objects.get(match=match, bot="easy").index
+    chose = []
+    for _ in range(30):
+        services.bots.play_bots(match.pk)
+        for move in Move.objects.filter(match=match, ply__gte=len(chose)).order_by("ply"):
+            if move.seat.index == bot:
+                chose.append(game.decision(bot).may_reject and "reject" not in move.text)
+            else:
+                chose.append(False)
+            game = RULES.apply(game, move.seat.index, RULES.parse_move(move.text))
+        if any(chose):
+            return
+        services.play(
+            match.pk,
+            alice,
+            str(RULES.auto_move(state(match), 0)),
+            len(Move.objects.filter(seat__player=alice)),
+        )
+    pytest.fail("the bot never built a card it could have rejected")

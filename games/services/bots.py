@@ -137,7 +137,7 @@ def play_bots(match_id: int) -> int:
             return made
         move = think(record, seat)
         try:
-            play(match_id, seat.player, str(move), len(record.moves_of(seat)))
+            play(match_id, seat.player, str(move), len(record.moves_of(seat)), commits=True)
         except MoveRefused:
             logger.info("match %s changed while bot %s thought; again", match_id, seat.bot)
             continue

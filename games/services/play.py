@@ -7,7 +7,8 @@ how far the others have got). A page that is out of date is noticed: if the play
 since, the same move again (a double submit) is answered as the first one was, and any other
 is refused. Where a game lets a player commit to a kind of move before trying it
 (``CommitRules``), ``commit(match_id, user, commitment, made)`` records that for the decision
-they owe, and ``play`` then refuses the moves that break it.
+they owe; ``play`` refuses the moves that break it, and, before it is made, the moves that
+would keep it.
 Every answer is a ``MatchView``: what the player may see, never the game's state.
 """
 
@@ -22,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import visibility
-from games.contract import LEAVE, CommitRules, IllegalMove
+from games.contract import LEAVE, IllegalMove
 from games.models import Match, Notification, Profile, Seat
 from games.services import deadlines
 from games.services.prepared import Prepared
@@ -31,10 +32,12 @@ from games.services.store import (
     MatchView,
     MoveRefused,
     Record,
+    check_commitments,
     commitment_of,
     keep,
     load,
     lock,
+    offered_commitments,
     view_of,
 )
 
@@ -130,9 +133,11 @@ def view_match(match_id: int, user) -> MatchView:
 TIME_RAN_OUT = gettext_noop("Your time for this move had run out: it was made for you.")
 
 
-def play(match_id: int, user, text: str, made: int) -> MatchView:
+def play(match_id: int, user, text: str, made: int, *, commits: bool = False) -> MatchView:
     """``user`` makes the move written ``text`` in the match; MoveRefused with the reason if
-    they may not. Raises Seat.DoesNotExist when ``user`` has no seat in the match."""
+    they may not. Raises Seat.DoesNotExist when ``user`` has no seat in the match.
+    ``commits``: the move comes with whatever commitment it keeps (a bot's move, which tries
+    nothing before it is made); a player commits first (``commit``)."""
     try:
         with transaction.atomic():
             record = lock(match_id)
@@ -147,7 +152,7 @@ def play(match_id: int, user, text: str, made: int) -> MatchView:
             _check_playing(match, seat)
             now = timezone.now()
             if not deadlines.expire_if_overdue(record, seat, now):
-                return _move(record, seat, text, now)
+                return _move(record, seat, text, now, commits=commits)
         # Past the deadline (the sweep had not got to it yet): the moves made for the player
         # are stored, and theirs is refused.
         raise MoveRefused(_(TIME_RAN_OUT))
@@ -171,20 +176,17 @@ def _check_playing(match: Match, seat: Seat) -> None:
         raise MoveRefused(_("You have left this match."))
 
 
-def _move(record, seat: Seat, text: str, now: datetime) -> MatchView:
+def _move(record, seat: Seat, text: str, now: datetime, *, commits: bool) -> MatchView:
     """Make the player's move on the locked ``record``, in the caller's transaction."""
     rules = record.rules
     try:
         move = rules.parse_move(text)
-        kept = commitment_of(record, seat)
-        if kept:
-            rules.check_commitment(record.state, seat.index, kept, move)
+        check_commitments(record, seat, move, offered=not commits)
         record.state = rules.apply(record.state, seat.index, move)
     except IllegalMove as exc:
         raise MoveRefused(exc.reason, code=exc.code, **exc.params) from None
     changes = Changes()
     changes.move(record, seat, str(move))
-    seat.commitment, seat.committed_turn = "", None
     seat.strikes = 0
     seat.overdue = False
     seat.mail_at = None
@@ -212,16 +214,13 @@ def commit(match_id: int, user, commitment: str, made: int) -> MatchView:
 
 
 def _commit(record: Record, seat: Seat, commitment: str) -> MatchView:
-    rules, state = record.rules, record.state
     kept = commitment_of(record, seat)
     if kept and kept == commitment:
         return view_of(record, seat)
-    offered = ()
-    if not kept and isinstance(rules, CommitRules) and seat.index in rules.to_move(state):
-        offered = rules.commitments(state, seat.index)
-    if commitment not in offered:
+    if commitment not in offered_commitments(record, seat):
         raise MoveRefused(_("There is nothing to choose now: look at the match again."))
-    seat.commitment, seat.committed_turn = commitment, rules.turn(state, seat.index)
+    seat.commitment = commitment
+    seat.committed_turn = record.rules.turn(record.state, seat.index)
     changes = Changes()
     changes.save([seat])
     changes.flush()

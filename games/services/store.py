@@ -113,12 +113,45 @@ class Record:
         return move
 
 
+#: Why nothing is drafted or played for a player who may still commit to a kind of move.
+MUST_COMMIT = gettext_noop("Choose first what you will do with this decision.")
+
+
 def commitment_of(record: Record, seat: Seat) -> str:
     """What the player of ``seat`` committed to for the decision they owe now ("": nothing;
     a commitment made for an earlier decision is over)."""
     if not seat.commitment or seat.committed_turn != record.rules.turn(record.state, seat.index):
         return ""
     return seat.commitment
+
+
+def offered_commitments(record: Record, seat: Seat) -> tuple[str, ...]:
+    """What the player of ``seat`` may commit to now (``CommitRules``): nothing when they owe
+    no decision or have committed for this one already."""
+    rules, state = record.rules, record.state
+    if not isinstance(rules, CommitRules) or seat.has_left or commitment_of(record, seat):
+        return ()
+    if seat.index not in rules.to_move(state):
+        return ()
+    return tuple(rules.commitments(state, seat.index))
+
+
+def check_commitments(record: Record, seat: Seat, move, *, offered: bool = True) -> None:
+    """IllegalMove if ``move`` breaks the commitment the player of ``seat`` made for this
+    decision, or (``offered``) keeps one they are offered but have not made: they commit
+    first, so that nothing the commitment decides is tried before (not even by the reasons
+    a refused move would give)."""
+    rules, state = record.rules, record.state
+    kept = commitment_of(record, seat)
+    if kept:
+        rules.check_commitment(state, seat.index, kept, move)
+        return
+    for commitment in offered_commitments(record, seat) if offered else ():
+        try:
+            rules.check_commitment(state, seat.index, commitment, move)
+        except IllegalMove:
+            continue
+        raise IllegalMove(gettext(MUST_COMMIT), code="commit first")
 
 
 def auto_move(record: Record, seat: Seat):
@@ -512,10 +545,6 @@ def history(record: Record, everyone: bool = False) -> tuple[Frame, ...]:
     return tuple(frames)
 
 
-#: Why nothing is drafted for a player who may still commit to a kind of move.
-MUST_COMMIT = gettext_noop("Choose first what you will do with this decision.")
-
-
 def view_of(record: Record, seat: Seat | None) -> MatchView:
     """What the player of ``seat`` (None: a spectator) may see of the record."""
     rules, state = record.rules, record.state
@@ -523,9 +552,9 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
     drafting = None
     commitment, may_commit = "", ()
     owing = seat is not None and not seat.has_left and seat.index in rules.to_move(state)
-    if owing and isinstance(rules, CommitRules):
+    if owing:
         commitment = commitment_of(record, seat)
-        may_commit = () if commitment else tuple(rules.commitments(state, seat.index))
+        may_commit = offered_commitments(record, seat)
     if owing and isinstance(rules, DraftRules):
         if may_commit:
 

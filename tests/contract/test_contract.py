@@ -22,6 +22,7 @@ from games.contract import (
     Rules,
     competition_ranks,
 )
+from games.models import Seat
 from games.registry import GAMES, find_game
 
 #: (players, options) per game; each game's own issue adds its cases.
@@ -229,8 +230,8 @@ COMMIT_GAMES = [slug for slug, rules in GAMES.items() if isinstance(rules, Commi
 
 @pytest.mark.parametrize("slug", COMMIT_GAMES)
 def test_a_committed_fallback_keeps_its_commitment(slug):
-    """Wherever a game offers a commitment, the fallback for a player who made it is legal
-    and keeps it, and asking about commitments changes nothing."""
+    """Wherever a game offers a commitment (a name the seat can store), the fallback for a
+    player who made it is legal and keeps it, and asking about commitments changes nothing."""
     rules = find_game(slug)
     offered = broken = 0
     for players, options in CASES[slug]:
@@ -240,6 +241,7 @@ def test_a_committed_fallback_keeps_its_commitment(slug):
             player = rng.choice(sorted(rules.to_move(state)))
             for commitment in rules.commitments(state, player):
                 offered += 1
+                assert 0 < len(commitment) <= Seat._meta.get_field("commitment").max_length
                 before = rules.dump(state)
                 move = rules.committed_auto_move(state, player, commitment)
                 rules.check_commitment(state, player, commitment, move)

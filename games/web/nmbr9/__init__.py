@@ -580,7 +580,7 @@ class Nmbr9Web:
             reserved_cap=decision.reserved_cap,
             reserved_limit=decision.reserved_limit,
             may_reject=choose_first,
-            may_reserve="reserve" in decision.specials and not compose.steps,
+            may_reserve="reserve" in decision.specials and not compose.steps and not choose_first,
             reserve_turn="reserve" if marker is None else f"reserve from {marker}",
             undo_url=link(Compose("; ".join(str(s) for s in so_far.steps[:-1]), marker=marker))
             if so_far
