@@ -367,6 +367,8 @@ def test_the_beat_job_run_twice_by_the_worker_publishes_one_daily(celery_worker)
     daily = wait_for(lambda: puzzles.daily_puzzle())
     full = puzzles.LOW_STOCK + puzzles.REFILL
     wait_for(lambda: puzzles.unused_puzzles().count() >= full, timeout=30)
+    # Each refill is one transaction: once one is seen, the others find the stock full.
+    assert puzzles.unused_puzzles().count() == full
     assert Puzzle.objects.filter(daily_on__isnull=False).count() == 1
     assert daily.daily_on == puzzles.today()
 
@@ -402,6 +404,33 @@ def test_new_puzzles_get_their_par_from_the_worker(celery_worker):
     wait_for(lambda: Puzzle.objects.filter(par__isnull=False).count() == 2, timeout=30)
     for p in Puzzle.objects.all():
         assert p.par == best_par(puzzle_deal(p.seed), settings.PUZZLE_PAR_EFFORT).score
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_refills_top_the_stock_up_once():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's concurrent transactions")
+    barrier = threading.Barrier(3)
+    made, errors = [], []
+
+    def refill():
+        try:
+            barrier.wait()
+            made.append(puzzles.refill_puzzles())
+        except Exception as exc:  # collected and reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=refill) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    full = puzzles.LOW_STOCK + puzzles.REFILL
+    assert sorted(made) == [0, 0, full]
+    assert puzzles.unused_puzzles().count() == full
 
 
 @pytest.mark.django_db(transaction=True)

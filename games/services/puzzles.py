@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -182,10 +182,20 @@ def publish_daily(day: date | None = None) -> Puzzle:
     return published
 
 
+#: The PostgreSQL advisory lock that lets one refill at a time count the stock.
+REFILL_LOCK = 0x6E6D6272  # "nmbr"
+
+
+@transaction.atomic
 def refill_puzzles() -> int:
     """Top the unused puzzles up to ``LOW_STOCK + REFILL`` once fewer than ``LOW_STOCK`` are
-    left (a second run finds the stock full); how many were made. The hourly beat job runs
-    it too, so a refill whose task was lost is made within the hour."""
+    left; how many were made. Runs one at a time (a lock on PostgreSQL; SQLite writes one
+    transaction at a time anyway), so a second run, even at the same moment, finds the stock
+    full. The hourly beat job runs it too: a refill whose task was lost is made within the
+    hour."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [REFILL_LOCK])
     unused = unused_puzzles().count()
     if unused >= LOW_STOCK:
         return 0
