@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
@@ -523,8 +524,9 @@ def _render_game(
     if mv.view is None:
         return render(request, PLAY, context, status=status)
     adapter = web.adapter_for(mv.match.game)
-    if query.get("preview"):
-        # A preview changes only the turn: what is being played, its verdict, the controls.
+    if query.get("preview") or request.htmx.target == "turn":
+        # A preview changes only the turn: what is being played, its verdict, the controls
+        # (so does a link back to the turn's start, which asks for no preview).
         response = render(request, f"{adapter.template}#turn", context, status=status)
         shown = adapter.preview_url(mv, context)
         return replace_url(response, shown) if shown else response
@@ -544,7 +546,10 @@ def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) ->
 
 
 @require_GET
+@never_cache
 def game(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match's page, never kept by the browser: Back after a move or a choice made in
+    place must show the match as it is, not the page before it."""
     try:
         mv = services.view_match(match_id, request.user)
     except Match.DoesNotExist:

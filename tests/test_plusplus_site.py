@@ -612,3 +612,41 @@ def test_2_of_3_a_bot_builds_a_card_it_could_have_rejected(alice):
             len(Move.objects.filter(seat__player=alice)),
         )
     pytest.fail("the bot never built a card it could have rejected")
+
+
+def test_undoing_the_only_step_answers_the_turn_alone(client, alice):
+    """The undo link back to the turn's start asks for no preview: htmx, which replaces the
+    turn with it, gets the turn, not the whole play area inside the turn."""
+    match = start_solo(client, alice, fillers="on", breaking="chosen", specials=["one"])
+    page = client.get(match.get_absolute_url()).text
+    first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', page).group(1)
+    to_turn = {**HTMX, "HTTP_HX_TARGET": "turn"}
+    drafted = client.get(first_add.replace("&amp;", "&"), **to_turn).text
+    undo = re.search(r'href="([^"]+)"[^>]*data-undo', drafted).group(1)
+    assert undo == match.get_absolute_url()
+    answer = client.get(undo, **to_turn).text
+    assert answer.count('id="turn"') == 1 and 'id="play"' not in answer
+    assert "Your turn so far" not in answer
+
+
+def test_a_game_page_is_never_kept_by_the_browser(client, alice):
+    match = two_of_three_solo(client, alice)
+    for response in (
+        client.get(match.get_absolute_url()),
+        client.get(match.get_absolute_url(), **HTMX),
+    ):
+        assert "no-store" in response["Cache-Control"]
+
+
+def test_2_of_3_an_opponents_tile_count_leaves_out_rejected_cards(client, alice, bob):
+    match = make_match(alice, bob, pace="rounds", variant="two_of_three")
+    services.play(match.pk, alice, "reject", 0)
+    services.play(match.pk, bob, "reject", 0)
+    for made in (1, 2):  # the second and third cards must be built
+        for player, index in ((alice, 0), (bob, 1)):
+            services.play(match.pk, player, str(RULES.auto_move(state(match), index)), made)
+    assert state(match).view(1).displays[0].progress == 3
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    line = re.search(r">alice</a>.*?</p>", page, re.S).group(0)
+    assert re.search(r"· 2 tiles", line), line

@@ -167,3 +167,29 @@ def test_two_players_play_a_variant_to_the_end(open_browser, alice, bob, variant
                 assert "reject" in texts
         else:
             assert max(level for _, level in state.board(seat.index).tiles) <= 4
+
+
+def test_back_after_build_and_an_undo_to_the_turns_start_show_the_turn_as_it_is(
+    open_browser, alice
+):
+    page = log_in(open_browser(), "alice")
+    page.locator("[data-solo-options]").click()
+    page.check("input[name=variant][value=two_of_three]")
+    page.check("#id_fillers")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("[data-choose]")).to_have_count(1)
+    answered(page, lambda: page.locator("[data-build]").click())
+    expect(page.locator("[data-ghost]")).to_have_count(1)
+    # Away and back: the browser shows the choice made, not the page from before it.
+    page.goto(page.url.split("/game/")[0] + "/leaderboard/")
+    page.go_back()
+    expect(page.locator("[data-ghost]")).to_have_count(1)
+    expect(page.locator("[data-choose], [data-reject]")).to_have_count(0)
+    # A step added, then undone: the turn is back at its start, in one play area.
+    answered(page, lambda: page.locator("[data-add-step]").click())
+    expect(page.locator("[data-steps]")).to_contain_text("place ")
+    answered(page, lambda: page.locator("[data-undo]").click())
+    expect(page.locator("[data-steps]")).to_have_count(0)
+    expect(page.locator("#play")).to_have_count(1)
+    expect(page.locator("#turn")).to_have_count(1)
+    expect(page.locator("[data-ghost]")).to_have_count(1)

@@ -484,7 +484,7 @@ class Nmbr9Web:
                         % {"player": seats[d.player].player.username},
                         css_class="board" if d.player == focus else "board small",
                     ),
-                    placed=d.progress,
+                    placed=built(d),
                     to_move=d.player in waiting,
                     specials_used=tuple(special_label(n) for n in d.specials_used),
                     fillers_used=d.fillers_used,
@@ -797,8 +797,7 @@ class Nmbr9Web:
                 "round": round,
             }
             svg = board_svg(display.board(), title=title, highlight=placed_now)
-            placed = sum(1 for p, _ in display.tiles if p.number is not None)
-            displays.append(Display(seat, display.score, svg, placed, to_move=False))
+            displays.append(Display(seat, display.score, svg, built(display), to_move=False))
             turns.append((seat, texts if now else []))
         par = _par_boards(mv, par_line) if par_line else None
         series = [
@@ -940,6 +939,12 @@ TURN_REASONS = {
     "invalid turn": gettext_lazy("this is not a turn the page can read"),
 }
 REASONS = PLACEMENT_REASONS | TURN_REASONS
+
+
+def built(display) -> int:
+    """How many number tiles lie on a display (not its fillers; a rejected or reserved card
+    is on none)."""
+    return sum(1 for placement, _level in display.tiles if placement.number is not None)
 
 
 def reason_text(refused) -> str:
