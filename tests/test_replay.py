@@ -7,6 +7,7 @@ import re
 from django.urls import reverse
 
 from games import services
+from games.models import Match
 from games.services import puzzles
 from tests.test_match_services import make_match, play_to_end
 
@@ -130,3 +131,55 @@ def test_the_rating_chart_has_dated_ticks_and_a_value_on_each_point():
     assert 2 <= len(ticks) <= DATE_TICKS and ticks[-1] == "03/30/2026"
     assert svg.count("data-rating-point") == 30
     assert "1529 after the match of 03/30/2026" in svg
+
+
+def two_of_three_to_end(alice, bob):
+    """A rounds-pace "2 of 3" match played to the end: alice builds the first two cards of
+    each round (the third is rejected for her by itself), bob rejects the first."""
+    match = make_match(alice, bob, variant="two_of_three")
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            return match
+        for user in (alice, bob):
+            record = services.load(match)
+            seat = record.seat_of(user)
+            decision = record.state.decision(seat.index)
+            if decision is None:
+                continue
+            made = len(record.moves_of(seat))
+            if decision.may_reject and user == bob:
+                services.play(match.pk, user, "reject", made)
+                continue
+            if decision.may_reject:
+                services.commit(match.pk, user, "build", made)
+            turn = record.state.fallback_turn(seat.index, reject=False)
+            services.play(match.pk, user, str(turn), made)
+    raise AssertionError("the match did not end")
+
+
+def test_a_2_of_3_replay_steps_through_the_games_rounds(client, alice, bob):
+    """Ten rounds of three cards, as the game page counts them: each round shows every
+    player's turns on the same three cards, a rejected card happening by itself included."""
+    match = two_of_three_to_end(alice, bob)
+    client.force_login(alice)
+    url = reverse("replay", args=[match.pk])
+    assert "After round 10 of 10" in client.get(url, **HTMX).text
+    for round in (1, 4, 10):
+        page = client.get(url, {"round": round}, **HTMX).text
+        turns = dict(re.findall(r'data-replay-turns="(\w+)">(.*?)</li>', page))
+        assert re.findall(r"<code[^>]*>(\w+)", turns["alice"]) == ["place", "place"], round
+        assert re.findall(r"<code[^>]*>(\w+)", turns["bob"]) == ["reject", "place", "place"]
+        boards = re.findall(r"<svg[^>]*class=\"board\".*?</svg>", page, re.S)
+        assert [board.count("data-placed-now") for board in boards] == [2, 2]
+        assert set(chart_values(page, round)) == {"alice", "bob"}
+
+
+def test_a_2_of_3_log_names_the_round_each_tile_was_placed_in(client, alice, bob):
+    match = two_of_three_to_end(alice, bob)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    log = re.search(r'<ol class="log".*?</ol>', page, re.S).group(0)
+    whens = re.findall(r'<span class="log-when">Round (\d+)</span>', log)
+    assert whens and max(int(w) for w in whens) == 10
+    assert whens.count("10") == 4  # two tiles each in the last round

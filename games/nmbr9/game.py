@@ -173,6 +173,8 @@ class _Snapshot:
     score: int
     used: tuple[str, ...]
     fillers_used: tuple[str, ...]
+    #: The round in which each of ``tiles`` was placed where it lies (0: before the first).
+    placed_in: tuple[int, ...]
 
 
 #: What the rules did for a player at a step when they asked nothing.
@@ -226,10 +228,17 @@ class _Seat:
         seat.snapshots = self.snapshots.copy()
         return seat
 
-    def snapshot(self) -> None:
+    def snapshot(self, round: int = 0) -> None:
+        """Keep the display as it is after a step of ``round``."""
         used_fillers = tuple(f for f in self.dealt if f not in self.fillers)
+        tiles = self.board.tiles
+        known = {}
+        if self.snapshots:
+            last = self.snapshots[-1]
+            known = dict(zip(last.tiles, last.placed_in, strict=True))
+        placed_in = tuple(known.get(tile, round) for tile in tiles)
         self.snapshots.append(
-            _Snapshot(self.board.tiles, self.board.score(), tuple(self.used), used_fillers)
+            _Snapshot(tiles, self.board.score(), tuple(self.used), used_fillers, placed_in)
         )
 
 
@@ -574,7 +583,7 @@ class Game:
                     seat = self._seats[player]
                     seat.history.append(action)
                     seat.pos += 1
-                    seat.snapshot()
+                    seat.snapshot(self._round_of_step(seat.pos - 1))
                     changed = True
             if not changed:
                 break
@@ -719,7 +728,7 @@ class Game:
         seat.history.append(turn)
         seat.pos += 1
         seat.decisions += 1
-        seat.snapshot()
+        seat.snapshot(self._round_of_step(seat.pos - 1))
         self._turn_steps.append(decision.step)
         self._seats[player] = seat
         self._turns.append((player, turn))
@@ -1279,6 +1288,7 @@ class Game:
                     left=player in self._resigned,
                     specials_used=snapshot.used if with_specials else (),
                     fillers_used=snapshot.fillers_used,
+                    placed_in=snapshot.placed_in,
                 )
             )
         step = self._viewer_step(viewer)

@@ -176,6 +176,15 @@ class Options:
         return self.start_tiles or self.fillers or bool(self.specials) or self.variant != "base"
 
     @property
+    def steps_per_round(self) -> int:
+        """Cards each player deals with in a round: 3 in "2 of 3", else 1.
+
+        >>> Options(variant="two_of_three").steps_per_round, Options().steps_per_round
+        (3, 1)
+        """
+        return 3 if self.variant == "two_of_three" else 1
+
+    @property
     def markers(self) -> int:
         """Markers per player for the special tiles (3 in "2 of 3", none without them)."""
         if not self.specials:

@@ -146,7 +146,8 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class DisplayView:
     """A player's display as a viewer may see it: as it was after ``progress`` steps, with
-    the special tiles and gap fillers used by then.
+    the special tiles and gap fillers used by then, and the round in which each of its
+    ``tiles`` was placed where it lies (``placed_in``; 0: before the first round).
 
     >>> from games.nmbr9 import Game
     >>> game = Game(2, seed=7)
@@ -164,6 +165,7 @@ class DisplayView:
     left: bool
     specials_used: tuple[str, ...] = ()
     fillers_used: tuple[str, ...] = ()
+    placed_in: tuple[int, ...] = ()
 
     def board(self) -> Board:
         """The display as a Board (for drawing)."""
@@ -178,6 +180,7 @@ class DisplayView:
             "left": self.left,
             "specials_used": list(self.specials_used),
             "fillers_used": list(self.fillers_used),
+            "placed_in": list(self.placed_in),
         }
 
 

@@ -263,3 +263,16 @@ def test_6_6_the_game_ends_after_the_pile_runs_out_exactly():
     while not game.is_over():
         place_first(game, 0, marker=0)
     assert game.rounds == 2 + 38 // 2 and game.view(0).pile == 0
+
+
+def test_6_5_a_display_says_in_which_round_of_three_cards_each_tile_was_placed():
+    game = Game(1, seed=3, options=Options(variant="two_of_three"))
+    for _ in range(2):  # the first two cards built: the third is rejected by itself
+        game.play(0, str(game.fallback_turn(0, reject=False)))
+    game.play(0, "reject")  # round 2: the first card rejected, the other two built
+    for _ in range(2):
+        game.play(0, str(game.fallback_turn(0, reject=False)))
+    display = game.view(0).displays[0]
+    assert display.progress == 6 and game.round_of(0) == 3
+    assert display.placed_in == (1, 1, 2, 2)
+    assert display.to_dict()["placed_in"] == [1, 1, 2, 2]

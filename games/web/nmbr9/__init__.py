@@ -722,8 +722,9 @@ class Nmbr9Web:
         )
         for display in view.displays:
             name = seats[display.player].player.username
-            numbers = [(p, level) for p, level in display.tiles if p.number is not None]
-            for round, (placement, level) in enumerate(numbers, start=1):
+            for (placement, level), round in zip(display.tiles, display.placed_in, strict=True):
+                if placement.number is None:
+                    continue
                 text = placed % {"player": name, "number": placement.number, "level": level}
                 when = in_round % {"round": round}
                 entries.append((round, display.player, LogEntry(when, text)))
@@ -778,7 +779,9 @@ class Nmbr9Web:
         placed in it highlighted; the scores by round as a chart. On a puzzle, with
         ``par_line`` (the moves that reach par), the par game with as many tiles beside."""
         timelines = _timelines(mv.history())
-        rounds = max((t[-1][0].progress for t in timelines.values()), default=0)
+        per_round = mv.view.options.steps_per_round  # cards a player deals with in a round
+        steps = max((t[-1][0].progress for t in timelines.values()), default=0)
+        rounds = -(-steps // per_round)
         try:
             round = parse_int(query.get("round", str(rounds)), minimum=0)
         except ValueError:
@@ -787,23 +790,24 @@ class Nmbr9Web:
         displays, turns = [], []
         for player, timeline in timelines.items():
             seat = mv.seats[player]
-            step = _step_at(timeline, round)
-            display, texts = timeline[step]
-            now = display.progress == round and step > 0
-            before = {p for p, _level in timeline[step - 1][0].tiles} if now else set()
-            placed_now = [p for p, _level in display.tiles if now and p not in before]
+            step = _step_at(timeline, round * per_round)
+            start = _step_at(timeline, (round - 1) * per_round) if round else step
+            display = timeline[step][0]
+            texts = [text for _display, said in timeline[start + 1 : step + 1] for text in said]
+            before = {p for p, _level in timeline[start][0].tiles}
+            placed_now = [p for p, _level in display.tiles if p not in before]
             title = _("%(player)s after round %(round)s") % {
                 "player": seat.player.username,
                 "round": round,
             }
             svg = board_svg(display.board(), title=title, highlight=placed_now)
             displays.append(Display(seat, display.score, svg, built(display), to_move=False))
-            turns.append((seat, texts if now else []))
+            turns.append((seat, texts))
         par = _par_boards(mv, par_line) if par_line else None
         series = [
             (
                 mv.seats[player].player.username,
-                [timeline[_step_at(timeline, r)][0].score for r in range(rounds + 1)],
+                [timeline[_step_at(timeline, r * per_round)][0].score for r in range(rounds + 1)],
             )
             for player, timeline in timelines.items()
         ]
@@ -955,10 +959,11 @@ def reason_text(refused) -> str:
     return base_reason_text(refused, REASONS, window=WINDOW, **special)
 
 
-def _step_at(timeline: list[tuple[Any, list[str]]], round: int) -> int:
-    """The index in a player's timeline of their display after ``round`` (their last one
-    if they stopped before it, their first if it is before their first)."""
-    steps = [i for i, (display, _texts) in enumerate(timeline) if display.progress <= round]
+def _step_at(timeline: list[tuple[Any, list[str]]], progress: int) -> int:
+    """The index in a player's timeline of their display once they had dealt with
+    ``progress`` cards (their last one if they stopped before, their first if it is before
+    their first)."""
+    steps = [i for i, (display, _texts) in enumerate(timeline) if display.progress <= progress]
     return steps[-1] if steps else 0
 
 
