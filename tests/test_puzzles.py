@@ -406,28 +406,35 @@ def test_new_puzzles_get_their_par_from_the_worker(celery_worker):
         assert p.par == best_par(puzzle_deal(p.seed), settings.PUZZLE_PAR_EFFORT).score
 
 
-@pytest.mark.django_db(transaction=True)
-def test_simultaneous_refills_top_the_stock_up_once():
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL's concurrent transactions")
-    barrier = threading.Barrier(3)
-    made, errors = [], []
+def at_once(count: int, work) -> list:
+    """What ``work()`` returned in each of ``count`` threads started together (each on its
+    own database connection); fails if any raised."""
+    barrier = threading.Barrier(count)
+    results, errors = [], []
 
-    def refill():
+    def run():
         try:
             barrier.wait()
-            made.append(puzzles.refill_puzzles())
+            results.append(work())
         except Exception as exc:  # collected and reported below
             errors.append(exc)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=refill) for _ in range(3)]
+    threads = [threading.Thread(target=run) for _ in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert not errors
+    assert errors == []
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_refills_top_the_stock_up_once():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's concurrent transactions")
+    made = at_once(3, puzzles.refill_puzzles)
     full = puzzles.LOW_STOCK + puzzles.REFILL
     assert sorted(made) == [0, 0, full]
     assert puzzles.unused_puzzles().count() == full
@@ -438,24 +445,7 @@ def test_simultaneous_publications_agree_on_one_daily():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL's concurrent transactions")
     make_puzzles(41, 42, 43, 44)
-    barrier = threading.Barrier(4)
-    published, errors = [], []
-
-    def publish():
-        try:
-            barrier.wait()
-            published.append(puzzles.publish_daily().pk)
-        except Exception as exc:  # collected and reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=publish) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    published = [daily.pk for daily in at_once(4, puzzles.publish_daily)]
     assert len(set(published)) == 1 and len(published) == 4
     assert Puzzle.objects.filter(daily_on__isnull=False).get().pk == published[0]
 
