@@ -444,8 +444,8 @@ def test_2_of_3_the_choice_in_german(client, alice):
         ({"commitment": "build", "ply": "1"}, 400, "The page is out of date"),
         ({"commitment": "build", "ply": "²"}, 400, "ply: not a whole number"),
         ({"commitment": "build"}, 400, "ply: not a whole number"),
-        ({"commitment": "reject", "ply": "0"}, 400, "There is nothing to choose now"),
-        ({"commitment": "", "ply": "0"}, 400, "There is nothing to choose now"),
+        ({"commitment": "reject", "ply": "0"}, 400, "That is not one of the choices you have now."),
+        ({"commitment": "", "ply": "0"}, 400, "That is not one of the choices you have now."),
     ],
 )
 def test_a_commitment_that_cannot_be_made_is_refused(client, alice, data, status, message):

@@ -217,8 +217,11 @@ def _commit(record: Record, seat: Seat, commitment: str) -> MatchView:
     kept = commitment_of(record, seat)
     if kept and kept == commitment:
         return view_of(record, seat)
-    if commitment not in offered_commitments(record, seat):
+    offered = offered_commitments(record, seat)
+    if not offered:
         raise MoveRefused(_("There is nothing to choose now: look at the match again."))
+    if commitment not in offered:
+        raise MoveRefused(_("That is not one of the choices you have now."))
     seat.commitment = commitment
     seat.committed_turn = record.rules.turn(record.state, seat.index)
     changes = Changes()
