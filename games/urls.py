@@ -8,6 +8,7 @@ register_converter(UsernameConverter, "username")
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon),
     path("signup/", views.signup, name="signup"),
     path("settings/", views.settings_view, name="settings"),
     path("language/", views.language, name="language"),

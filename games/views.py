@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 from django.contrib.auth.views import PasswordChangeView, redirect_to_login
 from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -803,3 +804,9 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     except MoveRefused as exc:
         return _game_page(request, match_id, status=400, error=str(exc))
     return redirect("challenge_offer", offer.pk)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico where a page names no icon (a new tab, a feed reader)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

@@ -1,4 +1,5 @@
 import pytest
+from django.templatetags.static import static
 from django.urls import reverse
 
 from games import services
@@ -304,3 +305,9 @@ def test_a_match_address_follows_its_number(solo):
     assert first == f"/game/{solo.pk}/" and solo.get_absolute_url() == first
     solo.pk = solo.pk + 1000
     assert solo.get_absolute_url() == f"/game/{solo.pk}/"
+
+
+def test_a_browser_asking_for_favicon_ico_is_sent_to_the_sites_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"] == static("favicon.svg")
