@@ -322,7 +322,7 @@ def test_the_match_log_shows_only_what_the_viewer_may_see(client, alice, bob):
     play_tile(client, match, alice)
     client.force_login(alice)
     mine = client.get(match.get_absolute_url()).text
-    assert "Match log" in mine and re.search(r"Round 1</span> alice placed a \d on level 0", mine)
+    assert "Match log" in mine and re.search(r"Round 1</span> alice placed the \d on level 0", mine)
     client.force_login(bob)
     theirs = client.get(match.get_absolute_url()).text
     assert "alice placed" not in theirs
@@ -331,7 +331,7 @@ def test_the_match_log_shows_only_what_the_viewer_may_see(client, alice, bob):
     services.resign(match.pk, bob)
     client.force_login(alice)
     page = client.get(match.get_absolute_url()).text
-    assert "bob placed a" in page and "bob resigned." in page
+    assert "bob placed the" in page and "bob resigned." in page
 
 
 @pytest.mark.parametrize("page", ["home", "lobby"])

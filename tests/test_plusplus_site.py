@@ -647,3 +647,33 @@ def test_2_of_3_an_opponents_tile_count_leaves_out_rejected_cards(client, alice,
     page = client.get(match.get_absolute_url()).text
     line = re.search(r">alice</a>.*?</p>", page, re.S).group(0)
     assert re.search(r"· 2 tiles", line), line
+
+
+def test_a_tile_on_an_identical_one_is_previewed_on_the_level_above(client, alice):
+    """With the special tile "one" a tile may lie on a single identical tile: the preview
+    names the level it will lie on, not the level of the tile under it."""
+    match = start_solo(client, alice, breaking="chosen", specials=["one"])
+    for made in range(20):
+        game = state(match)
+        number = game.current_number(0)
+        for p, level in game.board(0).tiles:
+            if p.number != number:
+                continue
+            at = {"with": "one", "x": p.x, "y": p.y, "rotation": p.rotation}
+            page = client.get(match.get_absolute_url(), at, **HTMX).text
+            if "Fits on level" in page:
+                assert f"Fits on level {level + 1}" in page
+                return
+        services.play(match.pk, alice, str(RULES.auto_move(game, 0)), made)
+    pytest.fail("no tile could be placed on an identical one")
+
+
+def test_the_address_follows_the_turn_composed_when_no_piece_is_placed(client, alice):
+    match = start_solo(client, alice, fillers="on", breaking="chosen", specials=["one"])
+    page = client.get(match.get_absolute_url()).text
+    first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', page).group(1)
+    added = client.get(first_add.replace("&amp;", "&"), **HTMX)
+    assert "Your turn so far" in added.text and "data-ghost" not in added.text
+    address = added["HX-Replace-Url"]
+    assert address.startswith(match.get_absolute_url() + "?steps=place+")
+    assert "x=" not in address  # no piece shown, no spot

@@ -183,3 +183,10 @@ def test_a_2_of_3_log_names_the_round_each_tile_was_placed_in(client, alice, bob
     whens = re.findall(r'<span class="log-when">Round (\d+)</span>', log)
     assert whens and max(int(w) for w in whens) == 10
     assert whens.count("10") == 4  # two tiles each in the last round
+    # Newest first within a round too: alice's two tiles of a round, the second first.
+    shown = re.findall(r"Round (\d+)</span> alice placed the (\d) on level (\d)", log)
+    game = services.load(match).state
+    tiles = [(p.number, level) for p, level in game.board(0).tiles]
+    for index, round in enumerate(range(10, 10 - len(shown) // 2, -1)):
+        mine = [(int(n), int(lv)) for r, n, lv in shown if int(r) == round]
+        assert mine == tiles[2 * round - 2 : 2 * round][::-1], index

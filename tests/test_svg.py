@@ -103,3 +103,11 @@ def test_points_by_level_add_up_to_the_score():
     board.place(next(p for p in board.legal_placements(8) if board.level_of(p) == 1))
     assert points_by_level(board) == [(1, 8)] and board.score() == 8
     assert points_by_level(Board.from_placements([Placement(5, 0, 0, 0)])) == []
+
+
+def test_a_tile_on_an_identical_one_is_outlined_alone():
+    five = Placement(5, 0, 0, 0)
+    board = Board.from_tiles([(five, 0), (five, 1)])
+    svg = board_svg(board, highlight=[(five, 1)])
+    (shift,) = re.findall(r'class="placed-now" transform="translate\(([-\d.]+) ', svg)
+    assert float(shift) < 0  # the outline of the tile on level 1, drawn raised

@@ -672,7 +672,8 @@ class Nmbr9Web:
         after, refused = mv.draft("; ".join(s for s in (compose.steps, step) if s))
         context["legal"] = refused is None
         if refused is None:
-            level = next(lv for p, lv in after.displays[decision.player].tiles if p == ghost)
+            # The highest: a tile on an identical one ("one") lies on top of it.
+            level = max(lv for p, lv in after.displays[decision.player].tiles if p == ghost)
             context["level"] = level
             context["gain"] = after.displays[decision.player].score - own.score
             context["add_url"] = link(compose.then(step))
@@ -697,18 +698,16 @@ class Nmbr9Web:
         return ghost
 
     def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str | None:
-        """The address of the page showing this preview (kept in the browser's history);
-        None when there is no piece being placed to show."""
-        ghost = context.get("ghost")
-        if ghost is None:
+        """The address of the page showing this preview (kept in the browser's history): the
+        turn composed so far and where its piece is shown; None when no turn is composed."""
+        if "compose_fields" not in context:
             return None
-        query = {
-            **context["compose_fields"],
-            "x": ghost.x,
-            "y": ghost.y,
-            "rotation": ghost.rotation,
-        }
-        return f"{mv.match.get_absolute_url()}?{urlencode(query)}"
+        query = dict(context["compose_fields"])
+        ghost = context.get("ghost")
+        if ghost is not None:
+            query.update(x=ghost.x, y=ghost.y, rotation=ghost.rotation)
+        url = mv.match.get_absolute_url()
+        return f"{url}?{urlencode(query)}" if query else url
 
     def log(self, mv: MatchView) -> list[LogEntry]:
         """What happened in the match as far as the viewer can see it, newest first."""
@@ -717,26 +716,28 @@ class Nmbr9Web:
         horizon = view.round if view.pace == "free" and mv.is_player and not view.over else None
         # Each sentence is looked up once, not once per entry: a late round has dozens.
         placed, in_round = (
-            _("%(player)s placed a %(number)s on level %(level)s."),
+            _("%(player)s placed the %(number)s on level %(level)s."),
             _("Round %(round)s"),
         )
         for display in view.displays:
             name = seats[display.player].player.username
-            for (placement, level), round in zip(display.tiles, display.placed_in, strict=True):
+            tiles = zip(display.tiles, display.placed_in, strict=True)
+            for order, ((placement, level), round) in enumerate(tiles):
                 if placement.number is None:
                     continue
                 text = placed % {"player": name, "number": placement.number, "level": level}
                 when = in_round % {"round": round}
-                entries.append((round, display.player, LogEntry(when, text)))
+                entries.append((round, display.player, order, LogEntry(when, text)))
         for seat in seats:
             if seat.has_left:
                 round = seat.progress + (seat.state == Seat.State.RESIGNED)
                 if horizon is not None:
                     round = min(round, horizon)
                 when = in_round % {"round": round}
-                entries.append((round, 99, LogEntry(when, left_text(seat))))
-        entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
-        return [entry for _, _, entry in entries]
+                entries.append((round, 99, 0, LogEntry(when, left_text(seat))))
+        # Newest first: by round, then player, then the order a player's tiles came in.
+        entries.sort(key=lambda e: e[:3], reverse=True)
+        return [entry for *_, entry in entries]
 
     # ----------------------------------------------------------------- moves
 
@@ -794,8 +795,8 @@ class Nmbr9Web:
             start = _step_at(timeline, (round - 1) * per_round) if round else step
             display = timeline[step][0]
             texts = [text for _display, said in timeline[start + 1 : step + 1] for text in said]
-            before = {p for p, _level in timeline[start][0].tiles}
-            placed_now = [p for p, _level in display.tiles if p not in before]
+            before = set(timeline[start][0].tiles)
+            placed_now = [tile for tile in display.tiles if tile not in before]
             title = _("%(player)s after round %(round)s") % {
                 "player": seat.player.username,
                 "round": round,

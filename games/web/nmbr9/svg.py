@@ -257,18 +257,19 @@ def board_svg(
     title: str = "",
     interactive: bool = False,
     css_class: str = "board",
-    highlight: Iterable[Placement] = (),
+    highlight: Iterable[tuple[Placement, int]] = (),
     coordinates: bool = False,
 ) -> SafeString:
     """Render ``board`` (and an optional ghost tile) as inline SVG markup; the tiles in
-    ``highlight`` (those just placed, in a replay) are outlined. With ``coordinates`` the
-    top row and left column carry the squares' coordinates (for placing by coordinates), and
-    the picture has a size in pixels that narrow screens keep (``SQUARE_PX`` a square)."""
+    ``highlight`` (``(placement, level)``: those just placed, in a replay) are outlined.
+    With ``coordinates`` the top row and left column carry the squares' coordinates (for
+    placing by coordinates), and the picture has a size in pixels that narrow screens keep
+    (``SQUARE_PX`` a square)."""
     tiles, cells = _tiles(board.tiles)
     marked = set(highlight)
     highlights = [
         {"outline": shape.outline, "shift": _number(shape.shift)}
-        for shape in (tile_shape(p, level) for p, level in board.tiles if p in marked)
+        for shape in (tile_shape(p, level) for p, level in board.tiles if (p, level) in marked)
     ]
     ghost_cells = ghost.cells() if ghost is not None else frozenset()
     x0, y0, w, h = _bounds([*cells, *ghost_cells])
