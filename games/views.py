@@ -22,7 +22,12 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django.views.i18n import set_language
 from django_htmx.http import replace_url
 
@@ -806,7 +811,7 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect("challenge_offer", offer.pk)
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico where a page names no icon (a new tab, a feed reader)."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))

@@ -311,3 +311,4 @@ def test_a_browser_asking_for_favicon_ico_is_sent_to_the_sites_icon(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301
     assert response["Location"] == static("favicon.svg")
+    assert client.head("/favicon.ico").status_code == 301
