@@ -102,21 +102,27 @@ document.addEventListener("click", (event) => {
 });
 
 // A replay plays itself: the autoplay button steps forward every AUTOPLAY_MS until the end
-// (from the start again if pressed at the end); pressed again, it pauses.
+// (from the start again if pressed at the end); pressed again, or Back, it pauses. Back and
+// Forward bring back an earlier copy of the page (htmx's history), whose button is set up
+// afresh.
 const AUTOPLAY_MS = 1200;
-const autoplay = document.querySelector("[data-autoplay]");
-if (autoplay) {
-  const label = autoplay.textContent;
+let stopAutoplay = () => {};
+function setUpAutoplay() {
+  stopAutoplay();
+  const autoplay = document.querySelector("[data-autoplay]");
+  if (!autoplay) return;
+  autoplay.dataset.play ??= autoplay.textContent;
   let timer = null;
   const control = (name) => controls()?.querySelector(`[data-key="${name}"]`);
   const stop = () => {
     clearInterval(timer);
     timer = null;
-    autoplay.textContent = label;
+    autoplay.textContent = autoplay.dataset.play;
     autoplay.setAttribute("aria-pressed", "false");
   };
+  stopAutoplay = stop;
+  stop();
   autoplay.hidden = false;
-  autoplay.setAttribute("aria-pressed", "false");
   autoplay.addEventListener("click", () => {
     if (timer) {
       stop();
@@ -132,6 +138,9 @@ if (autoplay) {
     autoplay.setAttribute("aria-pressed", "true");
   });
 }
+setUpAutoplay();
+window.addEventListener("popstate", () => stopAutoplay());
+document.addEventListener("htmx:historyRestore", setUpAutoplay);
 
 // Deadlines count down in the browser; without JavaScript they show the time left at load.
 // The words come from the page, in its language: data-up ("time is up") and data-units

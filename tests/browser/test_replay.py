@@ -58,6 +58,23 @@ def test_stepping_through_a_replay_without_page_loads(open_browser, alice, bob):
     page.reload()  # the address holds the round
     expect(shown).to_have_text(stopped)
 
+    # Back while it plays: it stops on the round Back shows, as the address says.
+    autoplay.click()
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"\?round=\d+$"), timeout=8000)
+    moved = page.url
+    expect(page).not_to_have_url(moved, timeout=8000)
+    page.go_back()
+    expect(page.get_by_role("button", name="Autoplay")).to_be_visible()
+    back = page.url
+    round = re.search(r"round=(\d+)", back).group(1)
+    expect(shown).to_have_text(f"After round {round} of 20")
+    page.wait_for_timeout(1500)
+    expect(shown).to_have_text(f"After round {round} of 20")
+    assert page.url == back
+    page.get_by_role("button", name="Autoplay").click()  # and it plays again from there
+    expect(shown).not_to_have_text(f"After round {round} of 20", timeout=8000)
+
 
 def test_quick_presses_in_a_replay_step_as_often_as_pressed(open_browser, alice, bob):
     page, shown = open_replay(open_browser, alice, bob, seed=6, round=0)
