@@ -464,7 +464,7 @@ class Game:
 
     def _round_of_step(self, step: int) -> int:
         """The 1-based round of a step."""
-        return step // 3 + 1 if self._variant == "two_of_three" else step + 1
+        return step // self.options.steps_per_round + 1
 
     def current_number(self, player: int) -> int | None:
         """The number ``player`` must place now when one card is offered, or None (waiting,
