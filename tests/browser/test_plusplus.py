@@ -1,6 +1,8 @@
 """NMBR 9 ++ in the browser: a solo game with all three modules, and two-player matches in
 the variants "2 of 3" and "level to level", each played to the end."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -167,6 +169,21 @@ def test_two_players_play_a_variant_to_the_end(open_browser, alice, bob, variant
                 assert "reject" in texts
         else:
             assert max(level for _, level in state.board(seat.index).tiles) <= 4
+    if variant == "two_of_three":
+        # The replay counts the game's ten rounds of three cards, as the game page does.
+        alice_page.locator("[data-replay-link]").click()
+        shown = alice_page.locator("[data-replay-round]")
+        expect(shown).to_have_text("After round 10 of 10")
+        alice_page.keyboard.press("Home")
+        expect(shown).to_have_text("After round 0 of 10")
+        alice_page.keyboard.press("ArrowRight")
+        expect(shown).to_have_text("After round 1 of 10")
+        # Alice rejected the first card and built the others; Bob built the first two, and
+        # the third was rejected for him by itself.
+        alice_turns = alice_page.locator('[data-replay-turns="alice"] code')
+        expect(alice_turns).to_have_count(3)
+        expect(alice_turns.first).to_have_text("reject")
+        expect(alice_page.locator('[data-replay-turns="bob"] code')).to_have_count(2)
 
 
 def test_back_after_build_and_an_undo_to_the_turns_start_show_the_turn_as_it_is(
@@ -188,6 +205,7 @@ def test_back_after_build_and_an_undo_to_the_turns_start_show_the_turn_as_it_is(
     # A step added, then undone: the turn is back at its start, in one play area.
     answered(page, lambda: page.locator("[data-add-step]").click())
     expect(page.locator("[data-steps]")).to_contain_text("place ")
+    expect(page).to_have_url(re.compile(r"\?steps=place"))  # the address keeps the turn
     answered(page, lambda: page.locator("[data-undo]").click())
     expect(page.locator("[data-steps]")).to_have_count(0)
     expect(page.locator("#play")).to_have_count(1)
