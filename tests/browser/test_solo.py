@@ -31,7 +31,7 @@ def log_in(session, username: str):
     session.goto("/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    page.locator("main form button[type=submit]").click()  # in the browser's language
     expect(page.locator(".who")).to_have_text(username)
     return page
 

@@ -354,6 +354,20 @@ def _default_ghost(
     )
 
 
+def _pieces(view, main_done: bool) -> list[str]:
+    """What a turn may place next from ``view`` (the turn composed so far): the card's tile
+    until it is placed, the gap fillers still held, the reserved tile, a tile to move where
+    one is free to move."""
+    decision = view.decision
+    keys = [] if main_done else ["card"]
+    keys += [f for f in ("F1", "F2") if f in decision.fillers]
+    if view.reserved is not None:
+        keys.append("build")
+    if "move" in decision.specials and _movable(view.displays[decision.player].board()):
+        keys.append("move")
+    return keys
+
+
 def _movable(board: Board) -> list[tuple[Placement, int]]:
     """The number tiles the special tile "move" may take: nothing lies on them."""
     movable = []
@@ -597,28 +611,20 @@ class Nmbr9Web:
                 }
                 for m, n in decision.cards
             ]
+        labels = {
+            "card": _("Your %(number)s") % {"number": cards.get(marker)},
+            "F1": _("Gap filler %(filler)s") % {"filler": "F1"},
+            "F2": _("Gap filler %(filler)s") % {"filler": "F2"},
+            "build": _("Reserved %(number)s") % {"number": drafted.reserved},
+            "move": _("Move a tile"),
+        }
         context["pieces"] = [
             {
-                "label": label,
+                "label": labels[key],
                 "url": link(Compose(compose.steps, key, (), marker)),
                 "on": key == piece,
             }
-            for key, label, shown in (
-                (
-                    "card",
-                    _("Your %(number)s") % {"number": cards.get(marker)},
-                    not main_done and not choose_first,
-                ),
-                ("F1", _("Gap filler %(filler)s") % {"filler": "F1"}, "F1" in decision.fillers),
-                ("F2", _("Gap filler %(filler)s") % {"filler": "F2"}, "F2" in decision.fillers),
-                (
-                    "build",
-                    _("Reserved %(number)s") % {"number": drafted.reserved},
-                    drafted.reserved is not None,
-                ),
-                ("move", _("Move a tile"), "move" in decision.specials),
-            )
-            if shown and not choose_first
+            for key in ([] if choose_first else _pieces(drafted, main_done))
         ]
         if piece == "card":
             context["toggles"] = [
@@ -676,7 +682,9 @@ class Nmbr9Web:
             level = max(lv for p, lv in after.displays[decision.player].tiles if p == ghost)
             context["level"] = level
             context["gain"] = after.displays[decision.player].score - own.score
-            context["add_url"] = link(compose.then(step))
+            # "Add, then more…" only where the turn can go on after this step.
+            if _pieces(after, main_done or piece == "card"):
+                context["add_url"] = link(compose.then(step))
         else:
             context["reason"] = reason_text(refused)
         x, y, r = ghost.x, ghost.y, ghost.rotation
