@@ -1,3 +1,5 @@
+import json
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
@@ -7,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import Profile
-from games.registry import DEFAULT_GAME
+from games.registry import DEFAULT_GAME, find_game
 
 
 class SignupForm(UserCreationForm):
@@ -54,15 +56,44 @@ def _player_counts(low: int, high: int) -> list[tuple[int, str]]:
     return [(n, lazy(_players, str)(n)) for n in range(low, high + 1)]
 
 
-class MatchForm(forms.Form):
-    """A new match's settings; its game's options are a form of their own (``games.web``)."""
+class SideLabels:
+    """A form whose labels sit beside their controls: no colon after them."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+def enabled_when(**conditions: list[str]) -> dict[str, str]:
+    """The attributes of a control the page's script enables only while every other field
+    named has one of the values given (``players=["1", "2"]``); without the script, or
+    where the form has no such field, it stays enabled, and the form checks it anyway."""
+    return {"data-enabled-when": json.dumps(conditions, separators=(",", ":"))}
+
+
+class ConditionalRadioSelect(forms.RadioSelect):
+    """Radio buttons of which some are enabled only under ``conditions`` (value: the
+    conditions of ``enabled_when``)."""
+
+    def __init__(self, conditions: dict[str, dict[str, list[str]]], **kwargs):
+        super().__init__(**kwargs)
+        self.conditions = conditions
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if value in self.conditions:
+            option["attrs"].update(enabled_when(**self.conditions[value]))
+        return option
+
+
+class MatchForm(SideLabels, forms.Form):
+    """A new match's settings for ``game``, offering only the player counts its rules allow
+    in a match; its game's options are a form of their own (``games.web``)."""
 
     game = forms.ChoiceField(
         choices=_games, initial=DEFAULT_GAME, required=False, widget=forms.HiddenInput
     )
-    players = forms.TypedChoiceField(
-        label=gettext_lazy("Players"), choices=_player_counts(2, 8), coerce=int, initial=2
-    )
+    players = forms.TypedChoiceField(label=gettext_lazy("Players"), coerce=int, initial=2)
     time_control = forms.ChoiceField(
         label=gettext_lazy("Time per move"),
         choices=[
@@ -85,6 +116,11 @@ class MatchForm(forms.Form):
         required=False, initial=True, label=gettext_lazy("Open the free seats in the lobby")
     )
 
+    def __init__(self, *args, game: str = DEFAULT_GAME, **kwargs):
+        super().__init__(*args, **kwargs)
+        counts = [n for n in find_game(game).players if n >= 2]
+        self.fields["players"].choices = _player_counts(counts[0], counts[-1])
+
     def clean_game(self) -> str:
         return self.cleaned_data.get("game") or DEFAULT_GAME
 
@@ -92,7 +128,7 @@ class MatchForm(forms.Form):
         return usernames(self.cleaned_data["invite"])
 
 
-class SettingsForm(forms.ModelForm):
+class SettingsForm(SideLabels, forms.ModelForm):
     class Meta:
         model = Profile
         fields = ["email_on_move", "language"]
@@ -103,7 +139,7 @@ class SettingsForm(forms.ModelForm):
         self.fields["language"].choices = [("", _("Your browser's language")), *settings.LANGUAGES]
 
 
-class ChallengeForm(forms.Form):
+class ChallengeForm(SideLabels, forms.Form):
     invite = forms.CharField(
         label=gettext_lazy("Invite"),
         required=False,

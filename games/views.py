@@ -381,15 +381,20 @@ def new_solo(request: HttpRequest) -> HttpResponse:
                 error = str(exc)
     status = 429 if limited else 400 if (chosen and options.errors) or error else 200
     rules = find_game(game)
+    choices = _bot_choices() if bots.plays(game) else []
+    solo = 1 in rules.players
     context = {
         "options": options,
         "error": error,
         "game": game,
         "game_name": rules.name,
         "games": [(slug, r.name) for slug, r in GAMES.items() if slug in web.ADAPTERS],
-        "solo": 1 in rules.players,
-        "bots": _bot_choices() if bots.plays(game) else [],
-        "bot": bot,
+        "solo": solo,
+        "bots": choices,
+        # A game with no solo has a bot chosen whatever the address says.
+        "bot": bot or ("" if solo or not choices else choices[0][0]),
+        # What the page shows only while a bot is chosen (the pace, the word on bots).
+        "with_bot": json.dumps({"bot": [strength for strength, _name in choices]}),
     }
     return render(request, "games/new_solo.html", context, status=status)
 
@@ -421,7 +426,8 @@ def new_match(request: HttpRequest) -> HttpResponse:
     except ValueError:
         raise Http404("No such game.") from None
     posted = _posted(request)
-    form = MatchForm(posted, initial={"invite": request.GET.get("invite", ""), "game": game})
+    initial = {"invite": request.GET.get("invite", ""), "game": game}
+    form = MatchForm(posted, initial=initial, game=game)
     options = adapter.options_form(posted)
     error = ""
     if request.method == "POST" and form.is_valid() and options.is_valid():

@@ -266,3 +266,44 @@ function showGhost() {
 }
 showGhost();
 document.addEventListener("htmx:afterSettle", showGhost);
+
+// Forms offer only what goes with the choices made: a control with data-enabled-when
+// ({"field": ["value", ...]}) is enabled while every field named has one of those values,
+// an element with data-shown-when is shown under the same terms. A field the form lacks
+// holds no condition. A radio button disabled while chosen gives way to the first enabled
+// one of its group. The server checks every combination all the same.
+function holds(form, conditions) {
+  return Object.entries(JSON.parse(conditions)).every(([name, values]) => {
+    const fields = [...form.elements].filter((el) => el.name === name && !el.disabled);
+    if (fields.length === 0) return !form.elements.namedItem(name);
+    const chosen = fields
+      .filter((el) => !["radio", "checkbox"].includes(el.type) || el.checked)
+      .map((el) => el.value);
+    return chosen.some((value) => values.includes(value));
+  });
+}
+function applyConditions(form) {
+  for (let round = 0; round < 3; round++) {
+    let changed = false;
+    for (const el of form.querySelectorAll("[data-shown-when]")) {
+      const hidden = !holds(form, el.dataset.shownWhen);
+      if (el.hidden !== hidden) [el.hidden, changed] = [hidden, true];
+    }
+    for (const el of form.querySelectorAll("[data-enabled-when]")) {
+      const disabled = !holds(form, el.dataset.enabledWhen);
+      if (el.disabled === disabled) continue;
+      [el.disabled, changed] = [disabled, true];
+      el.closest("label")?.classList.toggle("disabled", disabled);
+      if (disabled && el.type === "radio" && el.checked) {
+        el.checked = false;
+        const group = [...form.elements].filter((r) => r.name === el.name && !r.disabled);
+        if (group.length) group[0].checked = true;
+      }
+    }
+    if (!changed) return; // a change can change what other conditions see: settle them
+  }
+}
+for (const form of document.querySelectorAll("form[data-conditions]")) {
+  applyConditions(form);
+  form.addEventListener("change", () => applyConditions(form));
+}

@@ -20,10 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.contract import LEAVE, InvalidMove
+from games.forms import ConditionalRadioSelect, SideLabels, enabled_when
 from games.inputs import StrictIntegerField, parse_int
 from games.models import Seat
 from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.board import WINDOW
+from games.nmbr9.setup import MAX_VARIANT_PLAYERS
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS
 from games.services import MatchView
@@ -63,8 +65,18 @@ def special_label(name: str) -> str:
     return name if label is None else str(label)
 
 
-class OptionsForm(forms.Form):
-    """The NMBR 9 options of a new game: the pace, cards removed, and NMBR 9 ++."""
+#: The player counts the variants allow, as a form posts them.
+VARIANT_PLAYERS = [str(n) for n in range(1, MAX_VARIANT_PLAYERS + 1)]
+
+
+class OptionsForm(SideLabels, forms.Form):
+    """The NMBR 9 options of a new game: the pace, cards removed, and NMBR 9 ++. Controls
+    the rules refuse with the other choices made are disabled by the page's script (the
+    variants beyond 4 players, "level to level" in free pace, cards removed in a variant,
+    special tiles unless chosen); ``clean`` refuses them all the same."""
+
+    #: The fields that matter only with more than one player (hidden for a solo game).
+    multiplayer_fields = ("pace",)
 
     pace = forms.ChoiceField(
         label=gettext_lazy("Pace"),
@@ -76,6 +88,7 @@ class OptionsForm(forms.Form):
             ("free", gettext_lazy("Free: everybody goes through the cards at their own speed")),
         ],
         initial="rounds",
+        required=False,
         widget=forms.RadioSelect,
     )
     removed = forms.ChoiceField(
@@ -89,6 +102,8 @@ class OptionsForm(forms.Form):
             ("random", gettext_lazy("A random number (0-4)")),
         ],
         initial="0",
+        required=False,
+        widget=forms.Select(attrs=enabled_when(variant=["base"])),
     )
     start_tiles = forms.BooleanField(
         label=gettext_lazy("NMBR 9 ++: new start tiles (each player starts with a different one)"),
@@ -111,7 +126,7 @@ class OptionsForm(forms.Form):
         label=gettext_lazy("Special tiles in play"),
         choices=list(SPECIAL_NAMES.items()),
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        widget=forms.CheckboxSelectMultiple(attrs=enabled_when(breaking=["chosen"])),
     )
     variant = forms.ChoiceField(
         label=gettext_lazy("Variant (1-4 players)"),
@@ -124,12 +139,20 @@ class OptionsForm(forms.Form):
             ),
         ],
         initial="base",
-        widget=forms.RadioSelect,
+        widget=ConditionalRadioSelect(
+            {
+                "two_of_three": {"players": VARIANT_PLAYERS},
+                "level_to_level": {"players": VARIANT_PLAYERS, "pace": ["rounds"]},
+            }
+        ),
         required=False,
     )
 
+    def clean_pace(self) -> str:
+        return self.cleaned_data["pace"] or "rounds"
+
     def clean_removed(self) -> int | str:
-        value = self.cleaned_data["removed"]
+        value = self.cleaned_data["removed"] or "0"  # not posted while a variant is chosen
         return value if value == "random" else int(value)
 
     def clean(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.contract import LEAVE, IllegalMove
+from games.forms import SideLabels
 from games.inputs import StrictIntegerField, parse_int
 from games.nmbrs import JOKERS
 from games.nmbrs.cards import CARDS, COLOURS
@@ -35,8 +36,11 @@ _CARD = re.compile(r"(?:[1-9][0-9]?|100|J[RGBO])", re.ASCII)
 _SORTS = ("number", "colour")
 
 
-class OptionsForm(forms.Form):
+class OptionsForm(SideLabels, forms.Form):
     """The options of a new nmbrs! match."""
+
+    #: The fields that matter only with more than one player: nmbrs! has no solo game.
+    multiplayer_fields = ()
 
     advanced = forms.BooleanField(
         label=gettext_lazy("Advanced series: every series counts back to 0 or 1"),
