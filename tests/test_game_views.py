@@ -220,6 +220,9 @@ def test_a_whole_game_ends_with_score_and_personal_best(client, alice, bob, solo
     assert f"data-final-score>{seat.score}<" in page
     assert "A new personal best!" in page
     assert "Play again" in page
+    # Nothing more comes, and nothing is being placed: no supply, no legend of a ghost.
+    assert "Still to come" not in page and "data-supply" not in page
+    assert "the tile you are placing" not in page
     data = posted(Placement(8, 0, 0, 0), 20)
     assert client.post(reverse("play", args=[solo.pk]), data).status_code == 400
     client.force_login(bob)

@@ -37,6 +37,16 @@ def test_the_ghost_is_green_when_legal_and_red_when_not():
     assert 'data-ghost="illegal"' in board_svg(board, ghost=illegal, ghost_legal=False)
 
 
+def test_a_gap_filler_being_placed_shows_its_name_in_its_dot():
+    board = Board.from_placements([Placement(5, 0, 0, 0)])
+    svg = board_svg(board, ghost=Placement("F2", 3, 0, 0), ghost_legal=True)
+    assert re.search(r'<text class="label long"[^>]*data-ghost-label>F2</text>', svg)
+    placed = board_svg(Board.from_placements([Placement(5, 0, 0, 0), Placement("F2", 3, 0, 0)]))
+    assert ">F2<" not in placed  # a placed filler has no label
+    number = board_svg(board, ghost=Placement(4, 3, 0, 0), ghost_legal=True)
+    assert re.search(r'<text class="label"[^>]*data-ghost-label>4</text>', number)
+
+
 def test_the_view_box_covers_every_tile_and_the_ghost():
     board = Board.from_placements([Placement(0, 10, 10, 0)])
     svg = board_svg(board, ghost=Placement(7, -20, 3, 2))

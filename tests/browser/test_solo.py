@@ -129,6 +129,9 @@ def test_a_newcomer_plays_a_whole_solo_game(open_browser):
 
     page.reload()
     expect(page.locator("[data-final-score]")).to_have_text(str(seat.score))
+    # Nothing more to come or to place: no supply ("Still to come 0x0"), no ghost's legend.
+    expect(page.locator("[data-supply-list]")).to_have_count(0)
+    expect(page.locator("[data-ghost-legend]")).to_have_count(0)
     page.locator(".who").click()
     expect(page.locator('[data-stat="best"]')).to_be_visible()
 

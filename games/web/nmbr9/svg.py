@@ -279,7 +279,8 @@ def board_svg(
             "squares": _squares(ghost_cells),
             "outline": _outline(ghost_cells),
             "legal": ghost_legal,
-            "label": piece_label(ghost),
+            # A gap filler's name ("F2") where a placed filler has no label.
+            "label": piece_label(ghost) or ghost.piece,
             "kind": piece_kind(ghost),
             "label_x": _number(label_x + 0.5),
             "label_y": _number(label_y + 0.5),
