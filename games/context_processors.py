@@ -1,6 +1,7 @@
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
+from games import accounts
 from games.models import Notification
 from games.services import owed_match_ids
 
@@ -32,3 +33,8 @@ def moves(request: HttpRequest) -> dict:
     if not request.user.is_authenticated:
         return {}
     return {"owed": SimpleLazyObject(lambda: owed_matches(request))}
+
+
+def guest(request: HttpRequest) -> dict:
+    """Whether the viewer plays as a guest (the header offers to keep their games)."""
+    return {"is_guest": accounts.is_guest(request)}

@@ -23,10 +23,13 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str:
         from games.services.bots import is_bot_name
+        from games.services.guests import is_guest_name
 
         name = super().clean_username()
         if is_bot_name(name):
             raise forms.ValidationError(_("Names beginning with “bot-” belong to the site's bots."))
+        if is_guest_name(name):
+            raise forms.ValidationError(_("Names beginning with “guest-” are for guests."))
         return name
 
     def clean_email(self) -> str:

@@ -313,6 +313,11 @@ class Profile(models.Model):
     bot = models.CharField(
         max_length=8, blank=True, help_text="The strength of a bot account; empty for a person."
     )
+    guest = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="A visitor playing without an account (kept in their session).",
+    )
     language = models.CharField(
         _("Language"),
         max_length=8,
@@ -320,6 +325,11 @@ class Profile(models.Model):
         choices=settings.LANGUAGES,
         help_text=_("The language of the site and of your e-mails; empty: your browser's."),
     )
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["last_seen"], condition=models.Q(guest=True), name="idle_guests")
+        ]
 
     def __str__(self) -> str:
         return f"settings of {self.player}"

@@ -60,6 +60,7 @@ def unweighed_attempts(limit: int = 1000) -> list[int]:
             puzzle_rated_at=None,
             puzzle__par__isnull=False,
         )
+        .exclude(created_by__profile__guest=True)  # a guest's waits for their account
         .order_by("finished", "id")
         .values_list("id", flat=True)[:limit]
     )

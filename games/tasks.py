@@ -8,7 +8,7 @@ from celery import shared_task
 
 from games import notifications, queue, services
 from games import sweep as due
-from games.services import bots, puzzles
+from games.services import bots, guests, puzzles
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.
 SWEEP_BATCH = 100
@@ -21,8 +21,8 @@ def _batches(ids: list[int]):
 
 @shared_task(ignore_result=True)
 def sweep() -> dict[str, int]:
-    """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats, and
-    the moves bots owe."""
+    """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats, the
+    moves bots owe, and guests idle long enough to be removed."""
     seat_ids = due.due_seats()
     for batch in _batches(seat_ids):
         queue.send_now(expire_seats.name, batch)
@@ -48,6 +48,9 @@ def sweep() -> dict[str, int]:
     waiting_for_bots = bots.due()
     for match_id in waiting_for_bots:
         queue.send_now(play_bots.name, match_id)
+    idle = guests.idle()
+    for batch in _batches(idle):
+        queue.send_now(remove_guests.name, batch)
     return {
         "expiries": len(seat_ids),
         "reminders": len(reminders),
@@ -57,6 +60,7 @@ def sweep() -> dict[str, int]:
         "par": len(pars),
         "stats": len(stale),
         "bots": len(waiting_for_bots),
+        "idle_guests": len(idle),
     }
 
 
@@ -79,6 +83,11 @@ def send_mails(seat_ids: list[int]) -> None:
 @shared_task(ignore_result=True)
 def send_password_reset(email: str, language: str = "") -> None:
     notifications.send_password_reset(email, language)
+
+
+@shared_task(ignore_result=True)
+def remove_guests(player_ids: list[int]) -> None:
+    guests.remove_idle(player_ids)
 
 
 @shared_task(ignore_result=True)

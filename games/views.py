@@ -7,18 +7,19 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import PasswordChangeView, redirect_to_login
+from django.contrib.auth.views import LoginView, PasswordChangeView, redirect_to_login
 from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -31,7 +32,7 @@ from django.views.decorators.http import (
 from django.views.i18n import set_language
 from django_htmx.http import replace_url
 
-from games import limits, queue, ratings, services, web
+from games import accounts, limits, queue, ratings, services, web
 from games import notifications as mails
 from games.context_processors import owed_matches
 from games.forms import ChallengeForm, MatchForm, SettingsForm, SignupForm
@@ -156,9 +157,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
+    """A new account; a guest's games become its own. Then the address the player came from
+    (``next``), or the tutorials."""
+    if request.user.is_authenticated and not accounts.is_guest(request):
         return redirect("home")
     form = SignupForm(_posted(request))
+    after = _next(request) or reverse("home")
     if request.method == "POST":
         wait = limits.over_limit(request, "signup", "ip", limits.SIGNUPS)
         if wait:
@@ -175,14 +179,35 @@ def signup(request: HttpRequest) -> HttpResponse:
                 # Another sign-up took the name or the address after the form's checks.
                 form.add_error(None, _("That name or e-mail address was taken just now."))
             else:
-                login(request, user, backend="games.backends.Accounts")
-                return redirect("home")
+                accounts.log_in(request, user)
+                return redirect(after)
     status = 400 if form.errors else 200
-    return render(request, "registration/signup.html", {"form": form}, status=status)
+    context = {"form": form, "next": _next(request)}
+    return render(request, "registration/signup.html", context, status=status)
+
+
+def _next(request: HttpRequest) -> str:
+    """The address of this site a form was asked to lead to afterwards (``next``), or ""."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if safe else ""
 
 
 @sensitive_post_parameters()
-@login_required
+@require_http_methods(["GET", "POST"])
+def log_in(request: HttpRequest) -> HttpResponse:
+    """Django's log-in; a guest's games become the account's."""
+    guest_id = request.session.get(accounts.SESSION_GUEST) if accounts.is_guest(request) else None
+    response = LoginView.as_view(extra_context={"is_guest": guest_id is not None})(request)
+    if request.method == "POST" and response.status_code == 302:
+        accounts.adopt_session_guest(request, guest_id)
+    return response
+
+
+@sensitive_post_parameters()
+@accounts.account_required
 @require_http_methods(["GET", "POST"])
 def password_change(request: HttpRequest) -> HttpResponse:
     """Django's change of password, with its attempts limited per player: a session left open
@@ -222,7 +247,7 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/password_reset_form.html", {"form": form}, status=status)
 
 
-@login_required
+@accounts.account_required
 @require_http_methods(["GET", "POST"])
 def settings_view(request: HttpRequest) -> HttpResponse:
     profile, _made = Profile.objects.get_or_create(player=request.user)
@@ -340,11 +365,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------ starting games
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def new_solo(request: HttpRequest) -> HttpResponse:
-    """A solo game: at once with the game's default options (a bare POST), or as chosen on
-    its form."""
+    """A solo game or a game against a bot: at once with the game's default options (a bare
+    POST), or as chosen on its form. A visitor plays as a guest."""
     game = request.POST.get("game") or request.GET.get("game") or DEFAULT_GAME
     try:
         adapter = web.adapter_for(game)
@@ -354,6 +378,8 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     error = ""
     bot = (posted if posted is not None else request.GET).get("bot", "")
     if posted is not None and "again" in posted:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         try:
             return redirect(services.play_again(request.user, parse_int(posted["again"])))
         except ValueError:  # MoveRefused included
@@ -365,17 +391,19 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     limited = False
     if posted is not None and (not chosen or options.is_valid()):
         cleaned = options.cleaned_data if chosen else {}
-        # A bot's moves are computed by the workers, which every match shares: limited.
-        error = _too_many_new_games(request) if bot else ""
+        player, wait = accounts.playing(request)
+        if player is None:
+            error = accounts.too_many_guest_games(wait)
+        elif bot and not accounts.is_guest(request):
+            # A bot's moves are computed by the workers, which every match shares: limited.
+            error = _too_many_new_games(request)
         limited = bool(error)
         if not limited:
             try:
                 if bot:
-                    match = services.start_against_bot(
-                        request.user, bot, game=game, options=cleaned
-                    )
+                    match = services.start_against_bot(player, bot, game=game, options=cleaned)
                 else:
-                    match = services.start_solo(request.user, game=game, options=cleaned)
+                    match = services.start_solo(player, game=game, options=cleaned)
                 return redirect(match)
             except MoveRefused as exc:
                 error = str(exc)
@@ -416,7 +444,7 @@ def help_page(request: HttpRequest, game: str) -> HttpResponse:
     return render(request, adapter.help_template, context)
 
 
-@login_required
+@accounts.account_required
 @require_http_methods(["GET", "POST"])
 def new_match(request: HttpRequest) -> HttpResponse:
     """A new match of any game: the match's settings and the chosen game's options."""
@@ -640,7 +668,7 @@ def _act(request: HttpRequest, match_id: int, action) -> HttpResponse:
     return redirect("game", match_id)
 
 
-@login_required
+@accounts.account_required
 @require_POST
 def join(request: HttpRequest, match_id: int) -> HttpResponse:
     return _act(request, match_id, services.join)
@@ -721,11 +749,13 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     return render(request, "games/puzzle.html", context)
 
 
-@login_required
 @require_POST
 def play_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
-    return redirect(puzzles.start_puzzle(request.user, puzzle))
+    player, wait = accounts.playing(request)
+    if player is None:
+        return _too_many(request, wait)
+    return redirect(puzzles.start_puzzle(player, puzzle))
 
 
 @require_GET
@@ -747,10 +777,18 @@ def daily(request: HttpRequest) -> HttpResponse:
     return render(request, "games/daily.html", context)
 
 
-@login_required
 @require_POST
 def play_daily(request: HttpRequest) -> HttpResponse:
-    return redirect(puzzles.play_daily(request.user))
+    player, wait = accounts.playing(request)
+    if player is None:
+        return _too_many(request, wait)
+    return redirect(puzzles.play_daily(player))
+
+
+def _too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    """The answer to a guest game over its address's limit."""
+    context = {"error": accounts.too_many_guest_games(wait)}
+    return render(request, "games/too_many.html", context, status=429)
 
 
 @require_GET
@@ -765,7 +803,7 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
     return render(request, "games/daily_archive.html", {"rows": rows})
 
 
-@login_required
+@accounts.account_required
 @require_http_methods(["GET", "POST"])
 def new_challenge(request: HttpRequest) -> HttpResponse:
     def create(data):
@@ -782,7 +820,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
     return _create_form(request, ChallengeForm, "games/new_challenge.html", create)
 
 
-@login_required
+@accounts.account_required
 @require_http_methods(["GET", "POST"])
 def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
     offer = get_object_or_404(
@@ -804,7 +842,7 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
     return render(request, "games/challenge_offer.html", context, status=400 if error else 200)
 
 
-@login_required
+@accounts.account_required
 @require_POST
 def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     error = _too_many_new_games(request)

@@ -73,6 +73,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.unread",
                 "games.context_processors.moves",
+                "games.context_processors.guest",
             ],
         },
     },

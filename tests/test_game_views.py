@@ -51,10 +51,12 @@ def test_it_starts_a_solo_game(client, alice):
     assert Match.objects.count() == 1
 
 
-def test_it_requires_login_to_start(client):
+def test_a_visitor_starts_a_game_as_a_guest(client, db):
     response = client.post(reverse("new_solo"))
-    assert response.status_code == 302 and "/accounts/login/" in response.url
-    assert Match.objects.count() == 0
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == match.get_absolute_url()
+    assert match.created_by.username.startswith("guest-")
+    assert match.created_by.profile.guest
 
 
 def test_it_shows_the_full_page(client, alice, solo):

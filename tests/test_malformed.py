@@ -224,6 +224,19 @@ def test_a_post_that_is_not_a_utf8_form_without_files_changes_nothing(
     assert profile.language == "de" and profile.email_on_move
 
 
+@pytest.mark.parametrize(
+    "body",
+    [b"--x\r\nbroken", b'--x\r\nContent-Disposition: form-data; name="game"\r\n\r\nnmbr9'],
+)
+def test_a_multipart_form_cut_off_before_its_end_is_refused_not_read_as_empty(client, body):
+    """Read as an empty form, it would be a bare POST: a visitor's "play now"."""
+    response = client.generic(
+        "POST", "/solo/new/", body, content_type="multipart/form-data; boundary=x"
+    )
+    assert response.status_code == 400 and b"the form could not be read" in response.content
+    assert Match.objects.count() == 0
+
+
 def test_a_form_in_another_charset_is_refused_before_the_csrf_check(client, alice):
     response = client.post(
         "/accounts/login/",

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import ratings
-from games.models import DailyResult, Match, Rating, Seat
+from games.models import DailyResult, Match, Profile, Rating, Seat
 from games.registry import GAMES, PUZZLE_GAME
 from games.services import bots
 from games.services.lobby import game_options
@@ -132,7 +132,7 @@ def _solo_games(game: str):
         match__status=Match.Status.FINISHED,
         match__game=game,
         match__options=game_options(game, 1, {}),
-    )
+    ).exclude(player__profile__guest=True)
 
 
 def _best_solo(game: str) -> list[Row]:
@@ -160,6 +160,8 @@ def why_absent(board: Board, player, shown: list[Row]) -> str:
     """Why ``player`` is not on ``board``, the rows ``shown`` of it (empty when they are)."""
     if not player.is_authenticated or any(row.player.pk == player.pk for row in shown):
         return ""
+    if Profile.objects.filter(player=player, guest=True).exists():
+        return _("Guests are on no leaderboard: sign up to be on them.")
     if board.kind == STREAKS:
         return _("You are not on this list: you have no daily puzzle streak running.")
     if board.kind == SOLO:

@@ -23,6 +23,7 @@ from games.models import (
     DailyResult,
     Match,
     PlayerStats,
+    Profile,
     Puzzle,
     Rating,
     RatingChange,
@@ -74,22 +75,35 @@ def _count_puzzle(match: Match, seats: list[Seat]) -> None:
             total=F("total") + seat.score,
             best=Greatest(Coalesce(F("best"), Value(seat.score)), Value(seat.score)),
         )
+    guests = set(
+        Profile.objects.filter(
+            player_id__in=[seat.player_id for seat in seats], guest=True
+        ).values_list("player_id", flat=True)
+    )
+    for seat in seats:
+        if seat.player_id not in guests:  # a guest's counts once they have an account
+            count_for_the_day(match, seat.player_id, seat.score)
+
+
+def count_for_the_day(match: Match, player_id: int, score: int) -> bool:
+    """Make a finished daily attempt the player's result of its day, if it was both started
+    and finished on the puzzle's day and no other attempt of theirs counts for it yet."""
     day = match.puzzle.daily_on
     if not match.daily or not day == match.started.date() == match.finished.date():
-        return  # practice: an attempt not both started and finished on the puzzle's day
-    for seat in seats:
-        try:
-            with transaction.atomic():
-                DailyResult.objects.create(
-                    day=match.puzzle.daily_on,
-                    puzzle_id=match.puzzle_id,
-                    player_id=seat.player_id,
-                    match=match,
-                    score=seat.score,
-                    seconds=int((match.finished - match.started).total_seconds()),
-                )
-        except IntegrityError:
-            pass  # an earlier attempt already counts for the day; this one is practice
+        return False  # practice: an attempt not both started and finished on the puzzle's day
+    try:
+        with transaction.atomic():
+            DailyResult.objects.create(
+                day=day,
+                puzzle_id=match.puzzle_id,
+                player_id=player_id,
+                match=match,
+                score=score,
+                seconds=int((match.finished - match.started).total_seconds()),
+            )
+    except IntegrityError:
+        return False  # an earlier attempt already counts for the day; this one is practice
+    return True
 
 
 def rate_match(match_id: int) -> bool:
@@ -151,13 +165,17 @@ def rate_puzzle_attempt(match_id: int) -> bool:
     ended (one left unfinished shows the order just as well); any other moves nothing. An
     attempt on a puzzle whose par is not known yet waits for it (the sweep sends it again)."""
     with transaction.atomic():
-        claimed = Match.objects.filter(
-            pk=match_id,
-            kind=Match.Kind.PUZZLE,
-            status=Match.Status.FINISHED,
-            puzzle_rated_at=None,
-            puzzle__par__isnull=False,
-        ).update(puzzle_rated_at=timezone.now())
+        claimed = (
+            Match.objects.filter(
+                pk=match_id,
+                kind=Match.Kind.PUZZLE,
+                status=Match.Status.FINISHED,
+                puzzle_rated_at=None,
+                puzzle__par__isnull=False,
+            )
+            .exclude(created_by__profile__guest=True)  # weighed once they have an account
+            .update(puzzle_rated_at=timezone.now())
+        )
         if not claimed:
             return False
         match = Match.objects.only("game", "puzzle_id", "finished").get(pk=match_id)

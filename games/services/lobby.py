@@ -88,7 +88,11 @@ def check_match_settings(
         strength = name.lower().removeprefix(bots.PREFIX)
         if strength in bots.STRENGTHS:
             bots.account(strength)
-    invited = User.objects.annotate(key=Lower("username")).filter(key__in=list(by_key))
+    invited = (
+        User.objects.annotate(key=Lower("username"))
+        .filter(key__in=list(by_key))
+        .exclude(profile__guest=True)  # guests play alone and against bots
+    )
     found = {u.username.lower(): u for u in invited}
     missing = [n for n in names if n.lower() not in found]
     if missing:
