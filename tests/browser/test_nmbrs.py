@@ -12,6 +12,7 @@ from games.models import Match, Move
 from games.nmbrs.rules import RULES
 from games.web.nmbrs import NmbrsWeb
 from tests.browser.test_match import log_in
+from tests.browser.test_phone import PHONE
 from tests.browser.test_solo import answered
 from tests.test_nmbrs_site import nmbrs_match
 
@@ -180,3 +181,29 @@ def test_quick_clicks_on_cards_are_never_dropped(open_browser, alice, bob, monke
     settled(page, answers, 7)
     expect(card).to_have_attribute("aria-pressed", "false")
     expect(picked).to_have_count(5)
+
+
+def test_each_seat_is_a_tidy_line_on_a_phone(open_browser, alice, bob, carol):
+    match = nmbrs_match(alice, bob, carol)
+    session = open_browser(**PHONE)
+    page = log_in(session, "alice")
+    session.goto(match.get_absolute_url())
+    seats = page.locator(".around li")
+    expect(seats).to_have_count(3)
+    expect(seats.first).to_have_text("alice · 50 points · 7 cards · not laid yet · to move")
+    for seat in seats.all():
+        text = seat.inner_text()  # as laid out: a gap between items reads as a line break
+        assert "\n" not in text and "  " not in text, text
+        items = seat.evaluate(
+            """seat => [...seat.children].map(item => {
+                const box = item.getBoundingClientRect();
+                return {lines: item.getClientRects().length, left: box.left, right: box.right,
+                        top: box.top};
+            })"""
+        )
+        # No item breaks across lines or leaves the screen; the items of a line are a space
+        # apart.
+        assert all(item["lines"] == 1 and item["right"] <= 390 for item in items), items
+        for item, after in zip(items, items[1:], strict=False):
+            if abs(item["top"] - after["top"]) < 1:
+                assert after["left"] - item["right"] < 8, items
