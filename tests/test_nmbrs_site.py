@@ -4,6 +4,7 @@ links and forms, previews, secrecy of hands, the end of a match and its replay."
 import re
 import time
 from html import unescape
+from itertools import combinations
 
 import pytest
 from django.urls import reverse
@@ -11,6 +12,8 @@ from django.urls import reverse
 from games import services
 from games.models import Match, Move, RatingChange
 from games.nmbrs.policy import choose
+from games.nmbrs.preview import needs, plays
+from games.nmbrs.view import view
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -177,6 +180,41 @@ def test_selected_cards_preview_their_plays_and_a_refusal(client, alice, bob):
     assert f"discard {numbers[0]}" in move_forms(page)
     assert post(client, match, f"discard {numbers[0]}").status_code == 302
     assert state(match).current == 1
+
+
+def test_cards_that_can_still_become_a_play_get_a_hint_not_an_error(client, alice, bob):
+    match = nmbrs_match(alice, bob)
+    client.force_login(alice)
+    assert post(client, match, "take").status_code == 302
+    game = state(match)
+    seen = view(game, 0)
+    pairs = [pair for pair in combinations(game.hands[0], 2) if not plays(seen, pair)]
+    growing = next(pair for pair in pairs if needs(seen, pair))  # seed 11: not laid yet
+    stuck = next(pair for pair in pairs if not needs(seen, pair))
+
+    def shown(cards, **headers):
+        query = "&".join(f"pick={card}" for card in cards)
+        return client.get(f"{match.get_absolute_url()}?{query}", **HTMX, **headers).text
+
+    page = shown(growing)
+    assert re.search(r'<p class="hint" data-hint>One more card for a series: [^<]+\.</p>', page)
+    assert "data-verdict" not in page and 'role="alert"' not in page
+    assert 'class="error' not in page and "You must lay" not in page
+    german = shown(growing, HTTP_ACCEPT_LANGUAGE="de")
+    assert re.search(r"data-hint>Noch eine Karte für eine Reihe: [^<]+\.</p>", german)
+    page = shown(stuck)
+    assert 'class="verdict bad" data-verdict' in page and "data-hint" not in page
+
+    # Once no card of the hand makes a play with it, one card selected is to be discarded.
+    assert post(client, match, str(choose(state(match), 0))).status_code == 302
+    game = state(match)
+    seen = view(game, 0)
+    single = next(card for card in game.hands[0] if not plays(seen, [card]) + needs(seen, [card]))
+    page = shown([single])
+    assert f"{single} makes no play with the cards of your hand: you can discard it." in page
+    assert "data-verdict" not in page and f"discard {single}" in move_forms(page)
+    german = shown([single], HTTP_ACCEPT_LANGUAGE="de")
+    assert "ergibt mit den Karten deiner Hand keinen Spielzug" in german
 
 
 def test_a_refused_move_says_why_and_changes_nothing(client, alice, bob):

@@ -18,11 +18,19 @@ alone, with the cards the player cannot see dealt in a fixed order, and the usua
 'a series needs at least 3 cards: 12, 14 has 2'
 >>> why_no_play(view(state, 0), ["12", "14", "26"]).reason
 '12, 14, 26 is not a series: the steps between the numbers differ'
+
+Cards that make no play yet may still become one with more cards of the hand: ``needs`` says
+how many more, for which play, and which cards.
+
+>>> [str(need) for need in needs(view(state, 0), ["12", "14"])]
+['1 more card for a series: 16 or JR']
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from games.contract import IllegalMove
 
@@ -30,9 +38,19 @@ from .cards import JOKERS, deck
 from .game import Plan, State, plan
 from .moves import Move, Placed
 from .plays import candidates
-from .view import View
+from .view import View, sort_hand
 
-__all__ = ["own_position", "plays", "preview", "why_no_play"]
+__all__ = ["Need", "needs", "own_position", "plays", "preview", "why_no_play"]
+
+#: The plays a selection can grow into, in the order ``needs`` lists them, with what they
+#: are for in the engine's own English.
+_PURPOSES = {
+    "lay": "for a series",
+    "extend": "to extend series {series}",
+    "insert": "to insert into series {series}",
+    "cross": "to cross series {series}",
+    "join": "to join series {series} and {other}",
+}
 
 
 def own_position(view: View) -> State:
@@ -116,6 +134,100 @@ def preview(view: View, move: Move | str) -> Plan | IllegalMove:
         return plan(own_position(view), view.viewer, move)
     except IllegalMove as refused:
         return refused
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What selected cards still need to become a play: ``more`` cards of the hand for a play
+    of ``kind`` (on series ``series``; a join also ``other``), such as ``cards``: when one card
+    is missing, every card of the hand that completes the play, else the cards of one way to
+    complete it. ``code`` and ``params`` name it as a refusal does, for a page's own words.
+
+    >>> need = Need("extend", 2, ("16", "JR"), series=1)
+    >>> str(need)
+    '2 more cards to extend series 1, such as 16 and JR'
+    >>> need.code, need.params
+    ('extend', {'more': 2, 'cards': ('16', 'JR'), 'series': 1})
+    """
+
+    kind: str
+    more: int
+    cards: tuple[str, ...]
+    series: int | None = None
+    other: int | None = None
+
+    @property
+    def code(self) -> str:
+        return self.kind
+
+    @property
+    def params(self) -> dict[str, Any]:
+        params: dict[str, Any] = {"more": self.more, "cards": self.cards}
+        if self.series is not None:
+            params["series"] = self.series
+        if self.other is not None:
+            params["other"] = self.other
+        return params
+
+    def __str__(self) -> str:
+        purpose = _PURPOSES[self.kind].format(series=self.series, other=self.other)
+        if self.more == 1:
+            return f"1 more card {purpose}: {' or '.join(self.cards)}"
+        return f"{self.more} more cards {purpose}, such as {' and '.join(self.cards)}"
+
+
+def needs(view: View, cards: Iterable[str]) -> list[Need]:
+    """What ``cards``, which make no play (``plays`` found none), need to become one with more
+    cards of the viewer's hand: for the plays that take the fewest more cards, a ``Need`` per
+    kind of play and series. Empty when no cards of the hand make them a play (among the plays
+    of the usual shapes, ``candidates``)."""
+    picked = set(cards)
+    player = view.viewer
+    if player is None or view.to_move != player or view.phase != "play" or not picked:
+        return []
+    hand = list(view.hand or ())
+    if not picked <= set(hand):
+        return []
+    state = own_position(view)
+    # The generator fills gaps with the hand's first jokers: the selected ones come first.
+    ordered = state.copy()
+    ordered.hands[player] = sorted(hand, key=lambda card: card not in picked)
+    fewest: dict[tuple[str, int | None, int | None], tuple[int, list[Plan]]] = {}
+    tried: set[Move] = set()
+    for move in candidates(ordered, player):
+        placed = {c.card for c in move.cards}
+        if move in tried or not picked < placed:
+            continue
+        tried.add(move)
+        more = len(placed) - len(picked)
+        key = (move.kind, move.series, move.other)
+        if key in fewest and fewest[key][0] < more:
+            continue
+        try:
+            done = plan(state, player, move)
+        except IllegalMove:
+            continue
+        if key in fewest and fewest[key][0] == more:
+            fewest[key][1].append(done)
+        else:
+            fewest[key] = (more, [done])
+    if not fewest:
+        return []
+    least = min(more for more, _ in fewest.values())
+    found = []
+    for (kind, series, other), (more, done) in fewest.items():
+        if more != least:
+            continue
+        if more == 1:
+            extra = {card for p in done for card in p.out} - picked
+        else:
+            extra = set(min(done, key=lambda p: (-p.points, str(p.move))).out) - picked
+        found.append(Need(kind, more, sort_hand(list(extra)), series, other))
+    # A cross through the end of a series the same cards extend (or fill in) says nothing new.
+    other_ways = {(n.series, n.cards) for n in found if n.kind != "cross"}
+    found = [n for n in found if n.kind != "cross" or (n.series, n.cards) not in other_ways]
+    kinds = list(_PURPOSES)
+    return sorted(found, key=lambda n: (kinds.index(n.kind), n.series or 0, n.other or 0))
 
 
 def why_no_play(view: View, cards: Iterable[str]) -> IllegalMove:

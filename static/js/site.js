@@ -1,4 +1,5 @@
-// Keyboard and pointer controls for the tile being placed, and the arrow keys of a replay.
+// Keyboard and pointer controls for the tile being placed, the arrow keys of a replay, and
+// quick clicks on the cards of an nmbrs! hand.
 // Every control is also a plain link or form, so the game is playable without this file.
 "use strict";
 
@@ -26,26 +27,37 @@ function controls() {
   return document.getElementById("turn") || document.querySelector(".replay-nav");
 }
 
-// Presses the control named ``name``; true when it sent a request whose answer replaces the
-// controls. htmx binds new controls only once their swap has settled, so the control is bound
-// here first: a key pressed just after a swap is not taken for a plain link. A request htmx
-// drops (another is on its way) sends nothing and leaves nothing to wait for.
+// The control a key presses, as a selector.
+const keyed = (name) => `[data-key="${name}"]`;
+
+// Presses the control ``selector`` finds among the controls; true when it sent a request
+// whose answer replaces the controls. htmx binds new controls only once their swap has
+// settled, so the control is bound here first: a key pressed just after a swap is not taken
+// for a plain link. A request htmx drops (another is on its way) sends nothing and leaves
+// nothing to wait for.
 let started = false;
+let pressing = false;
 document.addEventListener("htmx:beforeRequest", () => {
   started = true;
 });
-function press(name) {
-  const control = controls()?.querySelector(`[data-key="${name}"]`);
+function press(selector) {
+  const control = controls()?.querySelector(selector);
   if (!control || control.disabled) return false;
   const requests = window.htmx && control.matches("[hx-get], [hx-post]");
   if (requests) window.htmx.process(control);
   started = false;
-  control.click();
+  pressing = true;
+  try {
+    control.click();
+  } finally {
+    pressing = false;
+  }
   return Boolean(requests) && started;
 }
 
 // Quick presses are never dropped: a key pressed while the previous one's answer is on its
-// way waits for it, then presses the control that answer brought.
+// way waits for it, then presses the control that answer brought. The waiting presses are
+// selectors of controls.
 const waiting = [];
 let busy = false;
 const next = () => {
@@ -68,16 +80,37 @@ document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select")) return;
   if (event.key === "Enter" && event.target.closest("a, button, summary")) return;
   const name = controlFor(event);
-  if (!name) return;
+  if (!name || !area.querySelector("[data-key]")) return;
   if (busy) {
     event.preventDefault();
-    waiting.push(name);
+    waiting.push(keyed(name));
     return;
   }
-  if (!area.querySelector(`[data-key="${name}"]`)) return;
+  if (!area.querySelector(keyed(name))) return;
   event.preventDefault();
-  busy = press(name);
+  busy = press(keyed(name));
 });
+
+// A card of an nmbrs! hand is clicked the same way: its link holds the selection of the page
+// it came with, so a click while the previous one's answer is on its way waits for it, then
+// clicks the same card in the hand that answer brought, toggling it in the selection as it
+// is now. A click with a modifier key goes its usual way.
+document.addEventListener(
+  "click",
+  (event) => {
+    const card = event.target.closest("a[data-pick]");
+    if (!card || pressing || !window.htmx || !controls()?.contains(card)) return;
+    if (event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    const selector = `a[data-pick="${card.dataset.pick}"]`;
+    if (busy) waiting.push(selector);
+    else busy = press(selector);
+  },
+  true,
+);
 
 document.addEventListener("click", (event) => {
   const svg = event.target.closest("svg[data-board='play']");
@@ -113,7 +146,7 @@ function setUpAutoplay() {
   if (!autoplay) return;
   autoplay.dataset.play ??= autoplay.textContent;
   let timer = null;
-  const control = (name) => controls()?.querySelector(`[data-key="${name}"]`);
+  const control = (name) => controls()?.querySelector(keyed(name));
   const stop = () => {
     clearInterval(timer);
     timer = null;
@@ -128,10 +161,10 @@ function setUpAutoplay() {
       stop();
       return;
     }
-    if (!control("right")) busy = press("home");
+    if (!control("right")) busy = press(keyed("home"));
     timer = setInterval(() => {
       if (busy) return;
-      if (control("right")) busy = press("right");
+      if (control("right")) busy = press(keyed("right"));
       else stop();
     }, AUTOPLAY_MS);
     autoplay.textContent = autoplay.dataset.pause;

@@ -1,5 +1,8 @@
 """Three players in three browsers play a short nmbrs! match to the end: an offer taken out
-of turn, plays chosen by selecting cards, a joker swapped, discards, the final standings."""
+of turn, plays chosen by selecting cards, a joker swapped, discards, the final standings.
+Quick clicks on cards, and the seats round the table on a phone."""
+
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -7,8 +10,11 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Match, Move
 from games.nmbrs.rules import RULES
+from games.web.nmbrs import NmbrsWeb
 from tests.browser.test_match import log_in
+from tests.browser.test_phone import PHONE
 from tests.browser.test_solo import answered
+from tests.test_nmbrs_site import nmbrs_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -126,3 +132,78 @@ def test_three_players_play_a_short_match_to_the_end(
     replay.locator('[data-deal-link="1"]').click()
     expect(replay.locator("[data-replay-round]")).to_have_text(f"After move 1 of {plies}")
     expect(replay.locator("[data-replay-hand].moved")).to_have_count(1)
+
+
+def settled(page, answers: list[str], count: int) -> None:
+    """Wait until ``count`` selections were answered (``answers``) and the last one settled."""
+    for _wait in range(100):
+        if len(answers) >= count:
+            break
+        page.wait_for_timeout(100)
+    assert len(answers) == count, answers
+    page.wait_for_function(
+        """() => !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")"""
+    )
+
+
+def test_quick_clicks_on_cards_are_never_dropped(open_browser, alice, bob, monkeypatch):
+    match = nmbrs_match(alice, bob)
+    # Each selection takes the server a while to answer, as on a busy site.
+    context = NmbrsWeb.context
+
+    def slow(self, mv, **query):
+        if query.get("preview"):
+            time.sleep(0.2)
+        return context(self, mv, **query)
+
+    monkeypatch.setattr(NmbrsWeb, "context", slow)
+    session = open_browser()
+    page = log_in(session, "alice")
+    session.goto(match.get_absolute_url())
+    answered(page, lambda: page.locator('[data-move="take"]').click())
+    hand = state(match).hands[0]
+    answers: list[str] = []
+    page.on(
+        "requestfinished", lambda request: "pick=" in request.url and answers.append(request.url)
+    )
+    for card in hand[:5]:
+        page.locator(f'a[data-pick="{card}"]').click()
+        page.wait_for_timeout(50)
+    settled(page, answers, 5)
+    picked = page.locator("a[data-pick].picked")
+    shown = picked.evaluate_all("cards => cards.map(card => card.dataset.pick)")
+    assert sorted(shown) == sorted(hand[:5])
+    # Two quick clicks on one card: selected, then not.
+    card = page.locator(f'a[data-pick="{hand[5]}"]')
+    card.click()
+    page.wait_for_timeout(50)
+    card.click()
+    settled(page, answers, 7)
+    expect(card).to_have_attribute("aria-pressed", "false")
+    expect(picked).to_have_count(5)
+
+
+def test_each_seat_is_a_tidy_line_on_a_phone(open_browser, alice, bob, carol):
+    match = nmbrs_match(alice, bob, carol)
+    session = open_browser(**PHONE)
+    page = log_in(session, "alice")
+    session.goto(match.get_absolute_url())
+    seats = page.locator(".around li")
+    expect(seats).to_have_count(3)
+    expect(seats.first).to_have_text("alice · 50 points · 7 cards · not laid yet · to move")
+    for seat in seats.all():
+        text = seat.inner_text()  # as laid out: a gap between items reads as a line break
+        assert "\n" not in text and "  " not in text, text
+        items = seat.evaluate(
+            """seat => [...seat.children].map(item => {
+                const box = item.getBoundingClientRect();
+                return {lines: item.getClientRects().length, left: box.left, right: box.right,
+                        top: box.top};
+            })"""
+        )
+        # No item breaks across lines or leaves the screen; the items of a line are a space
+        # apart.
+        assert all(item["lines"] == 1 and item["right"] <= 390 for item in items), items
+        for item, after in zip(items, items[1:], strict=False):
+            if abs(item["top"] - after["top"]) < 1:
+                assert after["left"] - item["right"] < 8, items

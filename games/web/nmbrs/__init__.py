@@ -4,8 +4,9 @@ A turn is made of moves, each posted on its own (``take``, ``pass``, ``draw``, p
 ``discard``). Before a play is posted the page shows what it would do: the player selects
 cards in their hand (``?pick=`` links, no JavaScript needed) and the page lists the plays
 those cards make, with the series and the points, or says why there is none
-(``games.nmbrs.preview``, worked out from the player's own view); a play can also be
-written in the move notation and previewed (``?attempt=``).
+(``games.nmbrs.preview``, worked out from the player's own view). Cards that make no play
+yet but can become one with more cards of the hand get a hint of what they still need, not
+a refusal. A play can also be written in the move notation and previewed (``?attempt=``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.http import QueryDict
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from games.contract import LEAVE, IllegalMove
 from games.forms import SideLabels
@@ -26,7 +28,7 @@ from games.inputs import StrictIntegerField, parse_int
 from games.nmbrs import JOKERS
 from games.nmbrs.cards import CARDS, COLOURS
 from games.nmbrs.game import Logged
-from games.nmbrs.preview import plays, preview, why_no_play
+from games.nmbrs.preview import needs, plays, preview, why_no_play
 from games.nmbrs.view import card_data
 from games.services import MatchView
 from games.web.base import LogEntry, first_error, left_text, reason_text, sentence
@@ -154,6 +156,47 @@ REASONS = {
     ),
     "does-not-count-down": gettext_lazy("%(numbers)s does not count back to 0 or 1"),
 }
+
+
+#: What selected cards still need to become a play (``games.nmbrs.preview.needs``), by the
+#: kind of play: one card more, with the cards that complete it, or ``more`` cards, with one
+#: way to complete it.
+NEEDS = {
+    "lay": ngettext_lazy(
+        "One more card for a series: %(cards)s.",
+        "%(more)s more cards for a series, such as %(cards)s.",
+        "more",
+    ),
+    "extend": ngettext_lazy(
+        "One more card to extend series %(series)s: %(cards)s.",
+        "%(more)s more cards to extend series %(series)s, such as %(cards)s.",
+        "more",
+    ),
+    "insert": ngettext_lazy(
+        "One more card to insert into series %(series)s: %(cards)s.",
+        "%(more)s more cards to insert into series %(series)s, such as %(cards)s.",
+        "more",
+    ),
+    "cross": ngettext_lazy(
+        "One more card to cross series %(series)s: %(cards)s.",
+        "%(more)s more cards to cross series %(series)s, such as %(cards)s.",
+        "more",
+    ),
+    "join": ngettext_lazy(
+        "One more card to join series %(series)s and %(other)s: %(cards)s.",
+        "%(more)s more cards to join series %(series)s and %(other)s, such as %(cards)s.",
+        "more",
+    ),
+}
+
+
+def need_text(need) -> str:
+    """What selected cards still need (a ``Need``) as a sentence in the page's language."""
+    names = list(
+        dict.fromkeys(_("a joker") if card in JOKERS else card for card in need.params["cards"])
+    )
+    cards = get_text_list(names, _("or") if need.params["more"] == 1 else _("and"))
+    return NEEDS[need.code] % {**need.params, "cards": cards}
 
 
 def refusal_text(refused) -> str:
@@ -363,7 +406,13 @@ class NmbrsWeb:
         found = plays(view, picked)
         context["plays"] = [_plan_data(plan) for plan in found]
         if picked and not found:
-            context["no_play"] = refusal_text(why_no_play(view, picked))
+            wanted = needs(view, picked)
+            if wanted:
+                context["needs"] = [need_text(need) for need in wanted[:3]]
+            elif len(picked) == 1 and picked[0] != view.owed and not view.options.simplified:
+                context["only_discard"] = _card_name(picked[0])
+            else:
+                context["no_play"] = refusal_text(why_no_play(view, picked))
         context["attempt"] = attempt
         if attempt:
             result = preview(view, attempt)
