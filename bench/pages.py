@@ -1,10 +1,12 @@
 """Server time of the game page on a 19-tile board: previews and placements; the NMBR 9 ++
-page; the nmbrs! table, its previews and its replay.
+page; the nmbrs! table, its previews and its replay; the home page.
 
-Run with ``./run bench`` (or ``python -m bench.pages``). Uses a throw-away test
+Run with ``./run bench`` (or ``python -m bench.pages``; ``--only home`` for the home page
+alone). Uses a throw-away test
 database on whatever DATABASE_URL points at, and the Redis of REDIS_URL.
 """
 
+import argparse
 import os
 import statistics
 import time
@@ -195,10 +197,68 @@ def nmbrs_pages(client: Client) -> None:
     report(f"nmbrs! replay ({plies} moves)", times, queries)
 
 
+def home_page(client: Client) -> None:
+    """The home page of a player with 24 running matches of both games (half of them
+    waiting for their move), 6 solo games under way and 30 finished games, a daily puzzle and
+    open seats in the lobby; and the page a visitor gets."""
+    from games.services import puzzles
+
+    me = User.objects.create_user("home", "home@example.com", "bench-pa55word")
+    others = [User.objects.create_user(f"rival{i}", password="bench-pa55word") for i in range(4)]
+    for i in range(12):
+        for game, options in (("nmbr9", {"pace": "free"}), ("nmbrs", {})):
+            match = services.create_match(
+                me,
+                game=game,
+                players=2,
+                options=options,
+                time_control="1d",
+                rated=True,
+                invite=[others[i % 4].username],
+                seed=i,
+            )
+            services.join(match.pk, others[i % 4])
+            if i % 2:  # the opponent has moved: the move is mine in free pace, or theirs
+                record = services.load(match)
+                seat = record.seats[1]
+                if seat.index in record.rules.to_move(record.state):
+                    move = record.rules.auto_move(record.state, 1)
+                    services.play(match.pk, others[i % 4], str(move), 0)
+    for seed in range(6):
+        services.start_solo(me, seed=100 + seed)
+    for seed in range(30):
+        match = services.start_solo(me, seed=200 + seed)
+        for _ in range(20):
+            services.play(match.pk, me, *policy_move(match, 0))
+    for i in range(10):
+        services.create_match(
+            others[i % 4], players=3, time_control="1d", rated=True, invite=[], open=True
+        )
+    puzzles.create_puzzles(3)
+    puzzles.publish_daily()
+    client.force_login(me)
+    times, queries = [], []
+    for _ in range(100):
+        timed(client, times, queries, reverse("home"))
+    report("home page, 24 matches", times, queries)
+    client.logout()
+    times, queries = [], []
+    for _ in range(100):
+        timed(client, times, queries, reverse("home"))
+    report("home page, visitor", times, queries)
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["home"], help="time only this page")
+    only = parser.parse_args().only
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
     try:
+        if only == "home":
+            home_page(Client())
+            print(f"database: {connection.vendor}")
+            return
         player = User.objects.create_user("bench", "bench@example.com", "bench-pa55word")
         client = Client()
         client.force_login(player)
@@ -248,6 +308,7 @@ def main() -> None:
         match_page(client)
         plusplus_pages(player, client, base_p95)
         nmbrs_pages(client)
+        home_page(client)
         print(f"database: {connection.vendor}")
     finally:
         teardown_databases(old, verbosity=0)
