@@ -4,6 +4,7 @@ game's rules: each game's web adapter (``games.web``) draws its view and reads i
 import contextlib
 import hashlib
 import json
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib import messages
@@ -51,7 +52,7 @@ from games.models import (
     Seat,
 )
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import MatchView, MoveRefused, boards, bots, puzzles
+from games.services import MatchView, MoveRefused, boards, bots, dashboard, puzzles
 from games.web.charts import rating_chart_svg
 
 PLAY = "games/game.html#play"
@@ -63,30 +64,48 @@ POLL_SECONDS = 5
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    context: dict = {}
-    if request.user.is_authenticated:
-        seats = Seat.objects.filter(player=request.user).select_related("match")
-        matches = seats.filter(
-            match__kind__in=[Match.Kind.MATCH, Match.Kind.CHALLENGE]
-        ).prefetch_related("match__seats__player")
-        active = matches.filter(match__status=Match.Status.ACTIVE, state=Seat.State.PLAYING)
-        context["your_move"] = (
-            services.your_moves(request.user)
-            .select_related("match")
-            .prefetch_related("match__seats__player")
-        )
-        context["waiting"] = active.filter(deadline__isnull=True).order_by("-match__started")
-        context["pending"] = matches.filter(match__status=Match.Status.WAITING)
-        context["active"] = seats.filter(
-            match__kind=Match.Kind.SOLO, match__status=Match.Status.ACTIVE
-        )[:20]
-        context["recent"] = seats.filter(match__status=Match.Status.FINISHED).order_by(
-            "-match__finished"
-        )[:10]
-        context["seeks"] = _open_seeks(request.user)[:20]
-        if request.htmx and request.GET.get("part") == "matches":
-            return render(request, "games/home.html#matches", context)
+    """A visitor's front page: both games, ready to play at once, and the daily puzzle; a
+    player's dashboard: their matches (their move first), invitations, the daily puzzle,
+    ratings, open seats and last results."""
+    context: dict = {"games": _game_cards()}
+    if not request.user.is_authenticated:
+        daily, players = dashboard.front_page()
+        context.update(daily=daily, daily_players=players, start=daily and _start(daily))
+        return render(request, "games/home.html", context)
+    board = dashboard.dashboard(request.user, _open_seeks(request.user))
+    for entry in board.your_move + board.waiting:
+        if entry.view is not None:
+            entry.picture = web.adapter_for(entry.seat.match.game).glance(entry.view)
+    context.update(board=board, start=board.daily and _start(board.daily))
+    if request.htmx and request.GET.get("part") == "matches":
+        return render(request, "games/home.html#matches", context)
     return render(request, "games/home.html", context)
+
+
+def _game_cards() -> list[dict]:
+    """Each game as the home page offers it: a picture, a line, and how to start it."""
+    return _game_cards_in(translation.get_language())
+
+
+@lru_cache(maxsize=8)
+def _game_cards_in(language: str) -> list[dict]:
+    """``_game_cards`` in ``language`` (the active one): made once per language."""
+    offered = []
+    for slug, rules in GAMES.items():
+        if slug not in web.ADAPTERS:
+            continue
+        adapter = web.adapter_for(slug)
+        offered.append(
+            {
+                "slug": slug,
+                "name": rules.name,
+                "tagline": adapter.tagline,
+                "picture": adapter.picture(),
+                "solo": 1 in rules.players,
+                "bots": _bot_choices() if bots.plays(slug) else [],
+            }
+        )
+    return offered
 
 
 @login_required

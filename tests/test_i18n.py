@@ -51,7 +51,7 @@ def test_the_compiled_catalogue_is_the_one_in_use():
     assert CATALOGUE.with_suffix(".mo").exists(), "./run compiles locale/ with Babel"
 
 
-def test_the_browser_language_is_used_when_nothing_is_saved(client):
+def test_the_browser_language_is_used_when_nothing_is_saved(client, db):
     german = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9,en;q=0.5")
     assert '<html lang="de">' in german.text and "Bestenliste" in german.text
     english = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")

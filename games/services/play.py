@@ -14,6 +14,7 @@ Every answer is a ``MatchView``: what the player may see, never the game's state
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -24,11 +25,12 @@ from django.utils.translation import gettext_noop
 
 from games import visibility
 from games.contract import LEAVE, IllegalMove
-from games.models import Match, Notification, Profile, Seat
+from games.models import Match, Move, Notification, Profile, Seat
 from games.services import deadlines
 from games.services.prepared import Prepared
 from games.services.store import (
     Changes,
+    Made,
     MatchView,
     MoveRefused,
     Record,
@@ -38,6 +40,7 @@ from games.services.store import (
     load,
     lock,
     offered_commitments,
+    replay,
     view_of,
 )
 
@@ -46,8 +49,8 @@ EXTENSION = timedelta(days=1)
 
 def your_moves(player):
     """The player's seats in running matches (not solo games) that owe a move, the most
-    urgent first: the home page's list and "next game" (``owed_match_ids``: the same, by
-    match id, for the count in the tab title)."""
+    urgent first: "next game" (``owed_match_ids``: the same, by match id, for the count in
+    the tab title; ``owes_move``: the same question of one seat)."""
     return Seat.objects.filter(
         player=player,
         state=Seat.State.PLAYING,
@@ -55,6 +58,17 @@ def your_moves(player):
         match__status=Match.Status.ACTIVE,
         match__kind__in=[Match.Kind.MATCH, Match.Kind.CHALLENGE],
     ).order_by("deadline", "id")
+
+
+def owes_move(seat: Seat) -> bool:
+    """Whether ``seat`` (with its match) is one of ``your_moves``."""
+    match = seat.match
+    return (
+        seat.state == Seat.State.PLAYING
+        and seat.deadline is not None
+        and match.status == Match.Status.ACTIVE
+        and match.kind in (Match.Kind.MATCH, Match.Kind.CHALLENGE)
+    )
 
 
 def owed_match_ids(player) -> list[int]:
@@ -126,6 +140,36 @@ def view_match(match_id: int, user) -> MatchView:
     if match.status in (Match.Status.WAITING, Match.Status.CANCELLED):
         return MatchView(match, seats, seat, None, None, 0)
     return view_of(load(match, seats), seat)
+
+
+def glances(seats: list[Seat], seated: dict[int, list[Seat]] | None = None) -> dict[int, MatchView]:
+    """The view each seat's player has of its running match (``seats`` with their matches:
+    one player's, as the home page lists them), by match: two queries whatever their number,
+    one for the matches' seats (none if ``seated`` has them, by match) and one for their
+    moves."""
+    matches = {seat.match_id: seat.match for seat in seats}
+    if seated is None:
+        seated = defaultdict(list)
+        for seat in Seat.objects.filter(match_id__in=matches).select_related("player"):
+            seated[seat.match_id].append(seat)
+    seated = {match_id: sorted(seated[match_id], key=lambda s: s.index) for match_id in matches}
+    for match_id, others in seated.items():
+        for seat in others:
+            seat.match = matches[match_id]
+    moves: dict[int, list[Made]] = defaultdict(list)
+    for match_id, seat_id, text in (
+        Move.objects.filter(match_id__in=matches)
+        .order_by("match_id", "ply")
+        .values_list("match_id", "seat_id", "text")
+    ):
+        moves[match_id].append(Made(seat_id, text))
+    views = {}
+    for seat in seats:
+        others = seated[seat.match_id]
+        own = next(s for s in others if s.pk == seat.pk)
+        record = replay(matches[seat.match_id], others, moves[seat.match_id], shared=True)
+        views[seat.match_id] = view_of(record, own)
+    return views
 
 
 #: The answer to a move or an extension asked for after the deadline, before the sweep got

@@ -13,10 +13,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(tra
 
 def test_a_player_plays_three_rounds_against_the_easy_bot(open_browser, celery_worker, alice):
     page = log_in(open_browser(), "alice")
-    page.get_by_role("link", name="Play a bot…").click()
-    expect(page.locator("h1")).to_have_text("Play a bot")
-    page.select_option("#id_bot", "easy")
-    page.get_by_role("button", name="Start the game").click()
+    page.select_option("#bot-nmbr9", "easy")  # the home page's "Play a bot" for NMBR 9
+    page.locator('[data-play-bot="nmbr9"]').click()
     expect(page.locator("[data-current]")).to_be_visible()
     match = Match.objects.get()
     bot = page.locator('[data-opponent="bot-easy"]')

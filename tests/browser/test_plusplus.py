@@ -122,9 +122,10 @@ def create_match(page, invite: str, variant: str, pace: str) -> Match:
 
 
 def accept(page, match: Match) -> None:
+    """Accept the invitation where the home page lists it."""
     page.goto(page.url.split("/game/")[0] + "/")
-    page.locator(f'[data-match="{match.pk}"] a').first.click()
-    page.get_by_role("button", name="Accept").click()
+    page.locator(f'[data-invitation="{match.pk}"] [data-accept]').click()
+    page.wait_for_url(f"**{match.get_absolute_url()}")
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ place as a *ghost* that the player moves (previews are GET requests with ``x``, 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -25,6 +26,7 @@ from games.inputs import StrictIntegerField, parse_int
 from games.models import Seat
 from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.board import WINDOW
+from games.nmbr9.policy import choose
 from games.nmbr9.setup import MAX_VARIANT_PLAYERS
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS
@@ -858,6 +860,22 @@ class Nmbr9Web:
             "next": round + 1 if round < rounds else None,
         }
 
+    # ----------------------------------------------------------------- home page
+
+    tagline = gettext_lazy(
+        "Stack the numbers 0 to 9 into a tower: the higher a tile lies, the more it scores."
+    )
+
+    def picture(self) -> SafeString:
+        """A display of a few tiles on two levels, to show what the game looks like."""
+        return board_svg(_picture_board(), title=_("A display of NMBR 9"), css_class="board thumb")
+
+    def glance(self, mv: MatchView) -> SafeString:
+        """The viewer's own display, small, for a list of their matches."""
+        me = mv.seat.index if mv.seat is not None else 0
+        title = _("Your display in %(match)s") % {"match": mv.match}
+        return board_svg(mv.view.displays[me].board(), title=title, css_class="board thumb")
+
     # ----------------------------------------------------------------- help
 
     help_template = "games/nmbr9/help.html"
@@ -893,6 +911,15 @@ class Nmbr9Web:
             ),
             "text": _("Starts with a %(number)s in the centre.") % {"number": start.number},
         }
+
+
+@cache
+def _picture_board() -> Board:
+    """Seven tiles placed by the fallback policy from a fixed deal: two levels."""
+    board = Board()
+    for number in (8, 5, 9, 0, 6, 1, 7):
+        board.place(choose(board, number))
+    return board
 
 
 def _par_boards(mv: MatchView, line: list[str]) -> list[Board]:

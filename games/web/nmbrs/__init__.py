@@ -18,6 +18,8 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.http import QueryDict
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
@@ -507,6 +509,30 @@ class NmbrsWeb:
             "previous": ply - 1 if ply > 0 else None,
             "next": ply + 1 if ply < last else None,
         }
+
+    # ----------------------------------------------------------------- home page
+
+    tagline = gettext_lazy(
+        "Lay series of numbered cards, add to the ones on the table and be the first to empty "
+        "your hand."
+    )
+
+    def picture(self) -> SafeString:
+        """A series on the table, to show what the game looks like."""
+        cards = [card_data(c, n) for c, n in (("12", 12), ("JR", 14), ("16", 16), ("18", 18))]
+        return render_to_string("games/nmbrs/picture.html", {"cards": cards})
+
+    def glance(self, mv: MatchView) -> SafeString:
+        """The table as the viewer sees it, small, for a list of their matches: the discard,
+        the series laid and the cards in their hand."""
+        view = mv.view
+        me = mv.seat.index if mv.seat is not None else None
+        context = {
+            "discard": None if view.discard is None else card_data(view.discard),
+            "series": len(view.table),
+            "hand": view.hand_sizes[me] if me is not None else None,
+        }
+        return render_to_string("games/nmbrs/glance.html", context)
 
     # ----------------------------------------------------------------- help
 

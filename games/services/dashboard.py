@@ -1,0 +1,140 @@
+"""What a player's home page shows: their matches (with their own view of each, for a small
+picture), invitations, the daily puzzle, their ratings, open seats and their last results.
+
+Reads only, in a number of queries that does not grow with the number of matches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Prefetch
+
+from games import ratings
+from games.models import DailyResult, Match, Puzzle, Rating, Seat
+from games.registry import find_game
+from games.services import puzzles
+from games.services.play import glances, owes_move
+from games.services.store import MatchView
+
+#: Matches shown with a picture of the player's own view; more are listed by name.
+PICTURED = 12
+#: Finished games and open seats listed.
+RECENT = 8
+SEEKS = 6
+#: Daily results read back for a streak (a longer one is shown as this long).
+STREAK_DAYS = 400
+_MATCHES = (Match.Kind.MATCH, Match.Kind.CHALLENGE)
+
+
+@dataclass
+class Entry:
+    """One of the player's matches: their seat (with its match), the others' seats, and their
+    view of it (None: not pictured), which the page draws as ``picture``."""
+
+    seat: Seat
+    others: list[Seat]
+    view: MatchView | None = None
+    picture: str = ""
+
+    @property
+    def taken(self) -> int:
+        """Seats taken (an invitation is not taken until accepted)."""
+        return sum(1 for s in [self.seat, *self.others] if s.state != Seat.State.INVITED)
+
+
+@dataclass
+class Dashboard:
+    your_move: list[Entry]
+    waiting: list[Entry]
+    invitations: list[Entry]
+    not_started: list[Entry]
+    solo: list[Seat]
+    recent: list[Entry]
+    seeks: list[Match]
+    ratings: list[tuple[str, Rating, bool]]
+    daily: Puzzle | None
+    daily_players: int
+    streak: int
+    #: Their score of the day's puzzle, once it counts.
+    daily_score: int | None
+    daily_open: Seat | None
+
+
+def _entries(seats) -> list[Entry]:
+    return [Entry(seat, [s for s in seat.match.seats.all() if s.pk != seat.pk]) for seat in seats]
+
+
+def dashboard(player, seeks) -> Dashboard:
+    """``player``'s home page; ``seeks``: the open matches they may join (the lobby's)."""
+    with_others = Prefetch("match__seats", queryset=Seat.objects.select_related("player"))
+    mine = Seat.objects.filter(player=player).select_related("match")
+    # Every game of theirs not over yet, in one query with the others' seats in a second.
+    current = list(
+        mine.filter(match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING])
+        .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
+        .select_related("match__created_by")
+        .prefetch_related(with_others)
+        .order_by("deadline", "-match__started", "-match__created", "id")
+    )
+    entries = _entries(s for s in current if s.match.kind in _MATCHES)
+    running = [e for e in entries if e.seat.match.status == Match.Status.ACTIVE]
+    your_move = [e for e in running if owes_move(e.seat)]
+    waiting = [e for e in running if not owes_move(e.seat)]
+    pictured = (your_move + waiting)[:PICTURED]
+    views = glances(
+        [e.seat for e in pictured], {e.seat.match_id: [e.seat, *e.others] for e in pictured}
+    )
+    for entry in pictured:
+        entry.view = views[entry.seat.match_id]
+    pending = [e for e in entries if e.seat.match.status == Match.Status.WAITING]
+    finished = _entries(
+        mine.filter(match__status=Match.Status.FINISHED)
+        .prefetch_related(with_others)
+        .order_by("-match__finished")[:RECENT]
+    )
+    held = Rating.objects.filter(player=player, games__gt=0).order_by("game", "pool")
+    daily = puzzles.daily_puzzle()  # published by the hourly job (or the daily page)
+    day = puzzles.today()
+    results = dict(
+        DailyResult.objects.filter(
+            player=player, day__lte=day, day__gt=day - timedelta(days=STREAK_DAYS)
+        ).values_list("day", "score")
+    )
+    return Dashboard(
+        your_move=your_move,
+        waiting=waiting,
+        invitations=[e for e in pending if e.seat.state == Seat.State.INVITED],
+        not_started=[e for e in pending if e.seat.state != Seat.State.INVITED],
+        solo=[
+            s
+            for s in current
+            if s.match.kind == Match.Kind.SOLO and s.match.status == Match.Status.ACTIVE
+        ][:RECENT],
+        recent=finished,
+        seeks=list(seeks[:SEEKS]),
+        ratings=[(find_game(r.game).name, r, ratings.is_provisional(r.games)) for r in held],
+        daily=daily,
+        daily_players=_finished_today(daily),
+        streak=puzzles.streak_in(set(results), day),
+        daily_score=results.get(day),
+        daily_open=next(
+            (s for s in current if daily and s.match.daily and s.match.puzzle_id == daily.pk),
+            None,
+        ),
+    )
+
+
+def _finished_today(daily: Puzzle | None) -> int:
+    return DailyResult.objects.filter(day=daily.daily_on).count() if daily else 0
+
+
+def front_page() -> tuple[Puzzle | None, int]:
+    """What a visitor's home page shows of the daily puzzle: it (None until the day's is
+    published), and how many players have finished it."""
+    daily = puzzles.daily_puzzle()
+    return daily, _finished_today(daily)
+
+
+__all__ = ["PICTURED", "Dashboard", "Entry", "dashboard", "front_page"]
