@@ -408,11 +408,12 @@ class Notification(models.Model):
         ordering = ["-created", "-id"]
         indexes = [models.Index(fields=["player", "read"])]
         constraints = [
-            # "Your move" is one notification per match, brought up to date, not repeated.
+            # "Your move" is one notification per player and match, read or not, while the
+            # move is theirs: brought up to date when it is theirs again, gone once made.
             models.UniqueConstraint(
                 fields=["player", "match"],
-                condition=models.Q(kind="move", read=False),
-                name="one_unread_move_per_match",
+                condition=models.Q(kind="move"),
+                name="one_move_notification_per_match",
             ),
         ]
 

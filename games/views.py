@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView, PasswordChangeView, redirect_to_login
+from django.core.paginator import InvalidPage, Paginator
 from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
@@ -298,15 +299,32 @@ def language(request: HttpRequest) -> HttpResponse:
     return response
 
 
+#: News on a page of the notifications.
+NEWS_PER_PAGE = 30
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def notifications(request: HttpRequest) -> HttpResponse:
+    """The player's "your move" notifications (one per match where the move is theirs) above
+    their news (results, invitations, challenges), newest first and NEWS_PER_PAGE a page
+    (``?page=``; a page there is not is answered with a word, a 400 and the first)."""
     mine = Notification.objects.filter(player=request.user)
     if request.method == "POST":
         mine.filter(read=False).update(read=True)
         return redirect("notifications")
-    items = list(mine.select_related("match")[:100])
-    return render(request, "games/notifications.html", {"items": items})
+    news = Paginator(
+        mine.filter(kind=Notification.Kind.INFO).select_related("match"), NEWS_PER_PAGE
+    )
+    error = ""
+    try:
+        page = news.page(parse_int(request.GET.get("page", "1"), minimum=1))
+    except (ValueError, InvalidPage):
+        error = _("There is no such page of news: here is the first.")
+        page = news.page(1)
+    moves = mine.filter(kind=Notification.Kind.MOVE).select_related("match")
+    context = {"moves": list(moves) if page.number == 1 else [], "page": page, "error": error}
+    return render(request, "games/notifications.html", context, status=400 if error else 200)
 
 
 @require_GET

@@ -5,6 +5,7 @@ Every test checks the database after the call, not only the return value.
 
 import copy
 import json
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -940,20 +941,61 @@ def test_your_move_is_one_notification_per_match_kept_up_to_date(alice, bob):
     assert your_move(match, alice) == your_move(match, bob) == 1
     first = Notification.objects.get(player=bob, match=match, kind="move")
 
+    play(match, bob)  # bob's move is made: his notification goes
+    assert your_move(match, bob) == 0 and your_move(match, alice) == 1
+    a = seat_of(match, alice)
+    make_due(a)
+    services.expire(a.pk)  # alice's round 1 by fallback: round 2 starts, for both
+    assert your_move(match, bob) == 1 and unread_your_move(match, bob) == 1
+    assert Notification.objects.get(player=bob, match=match, kind="move").created > first.created
+    assert your_move(match, alice) == 1 and unread_your_move(match, alice) == 1
+
+    services.seen(match, seat_of(match, bob))  # bob opens the match: read, and kept
+    assert unread_your_move(match, bob) == 0 and your_move(match, bob) == 1
+    play(match, bob)
+    play(match, alice)  # round 3 for both: bob's is back, unread; alice has just moved
+    assert unread_your_move(match, bob) == 1 and your_move(match, bob) == 1
+    assert your_move(match, alice) == 0
+
+
+def move_notifications(match) -> dict[str, int]:
+    """How many "your move" notifications each player has in ``match``, read or not."""
+    found = Notification.objects.filter(match=match, kind=Notification.Kind.MOVE)
+    return dict(Counter(found.values_list("player__username", flat=True)))
+
+
+def test_a_long_match_leaves_at_most_one_move_notification_per_player(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    for _ in range(12):  # each player opens the match and makes their move, round after round
+        for user in (alice, bob):
+            services.seen(match, seat_of(match, user))
+            play(match, user)
+            assert all(count == 1 for count in move_notifications(match).values())
+    assert move_notifications(match) == {"alice": 1}  # bob moved last: round 13 is alice's
+    assert unread_your_move(match, alice) == 1 and unread_your_move(match, bob) == 0
+    play_to_end(match, [alice, bob])
+    assert move_notifications(match) == {}  # the match is over: no move is owed
+
+
+def test_a_move_made_takes_its_notification_away(alice, bob, carol):
+    match = make_match(alice, bob, carol, pace="free")
+    assert move_notifications(match) == {"alice": 1, "bob": 1, "carol": 1}
+    play(match, alice)
+    assert move_notifications(match) == {"bob": 1, "carol": 1}
+    assert unread_your_move(match, bob) == unread_your_move(match, carol) == 1
+    services.resign(match.pk, carol)  # a player who leaves owes nothing more
+    assert move_notifications(match) == {"bob": 1}
+
+
+def test_the_notification_of_a_player_whose_time_ran_out_comes_up_to_date(alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    services.seen(match, seat_of(match, alice))
     play(match, bob)
     a = seat_of(match, alice)
     make_due(a)
-    services.expire(a.pk)  # alice's round 1 by fallback: round 2 starts
-    assert your_move(match, bob) == 1 and unread_your_move(match, bob) == 1
-    assert Notification.objects.get(player=bob, match=match, kind="move").created > first.created
-    assert your_move(match, alice) == 1
-
-    services.seen(match, seat_of(match, bob))  # bob opens the match
-    assert unread_your_move(match, bob) == 0
-    play(match, bob)
-    play(match, alice)  # round 3 for both: bob has read his, so he gets a new one
-    assert unread_your_move(match, bob) == 1 and your_move(match, bob) == 2
-    assert unread_your_move(match, alice) == 1 and your_move(match, alice) == 1
+    services.expire(a.pk)  # round 2: alice did not move, and the move is hers again
+    assert move_notifications(match) == {"alice": 1, "bob": 1}
+    assert unread_your_move(match, alice) == 1
 
 
 def test_opening_the_match_page_reads_the_notification_and_cancels_the_email(client, alice, bob):

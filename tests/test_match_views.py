@@ -308,6 +308,59 @@ def test_notifications_and_settings(client, alice, bob):
     assert Profile.objects.get(player=alice).email_on_move is False
 
 
+def unread_badge(page: str) -> int:
+    found = re.search(r"data-unread>(\d+)<", page)
+    return int(found.group(1)) if found else 0
+
+
+def test_the_notifications_show_your_moves_above_the_news_a_page_at_a_time(client, alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = make_match(alice, bob)
+    now = timezone.now()
+    Notification.objects.bulk_create(
+        Notification(player=alice, text=f"News {i}.", created=now - timedelta(minutes=i))
+        for i in range(65)
+    )
+    client.force_login(alice)
+    url = reverse("notifications")
+
+    def news(page: str) -> list[int]:
+        return [int(n) for n in re.findall(r"News (\d+)\.", page)]
+
+    first = client.get(url)
+    assert first.status_code == 200 and news(first.text) == list(range(30))
+    assert first.text.index(f"Your move in {match}.") < first.text.index("News 0.")
+    assert 'href="?page=2" rel="next">Older<' in first.text and 'rel="prev"' not in first.text
+    assert "Page 1 of 3" in first.text
+    assert unread_badge(first.text) == 66  # the news and the move, each once
+    second = client.get(url, {"page": "2"})
+    assert news(second.text) == list(range(30, 60)) and "Your move in" not in second.text
+    assert 'href="?page=1" rel="prev">Newer<' in second.text and 'href="?page=3"' in second.text
+    last = client.get(url, {"page": "3"})
+    assert news(last.text) == list(range(60, 65)) and 'rel="next"' not in last.text
+
+    services.seen(match, Seat.objects.get(match=match, player=alice))
+    assert unread_badge(client.get(url).text) == 65
+    client.post(url)
+    assert unread_badge(client.get(url).text) == 0
+
+
+@pytest.mark.parametrize("page", ["x", "0", "-1", "4", "1.5", "", "9" * 30, "²"])
+def test_a_page_of_notifications_there_is_not_is_answered_with_the_first(client, alice, page):
+    Notification.objects.bulk_create(
+        Notification(player=alice, text=f"News {i}.") for i in range(40)
+    )
+    client.force_login(alice)
+    answer = client.get(reverse("notifications"), {"page": page})
+    assert answer.status_code == 400
+    assert "There is no such page of news: here is the first." in answer.text
+    assert "Page 1 of 2" in answer.text and "News 39." in answer.text
+    assert Notification.objects.filter(player=alice, read=False).count() == 40
+
+
 def test_the_leaderboard_lists_established_active_players(client, alice, bob):
     from games.models import Rating
 

@@ -16,15 +16,26 @@ BEFORE = [("games", "0005_notifications_mail_and_leases")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def old_apps():
-    """The app registry as it was before the contract; the latest schema is restored after."""
+def apps_at(target):
+    """The app registry as it was at ``target``; the latest schema is restored after."""
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
-    executor.migrate(BEFORE)
-    yield executor.loader.project_state(BEFORE).apps
+    executor.migrate(target)
+    yield executor.loader.project_state(target).apps
     executor = MigrationExecutor(connection)
     executor.migrate(latest)
+
+
+@pytest.fixture
+def old_apps():
+    """The app registry as it was before the contract."""
+    yield from apps_at(BEFORE)
+
+
+@pytest.fixture
+def apps_with_read_moves():
+    """The app registry as it was while read "your move" notifications were kept."""
+    yield from apps_at([("games", "0016_profile_guest")])
 
 
 def migrate_to_latest():
@@ -163,3 +174,56 @@ def test_old_matches_replay_exactly_and_go_on(old_apps):
     rating = Rating.objects.get(player__username="alice")
     assert (rating.game, rating.pool, rating.value, rating.games) == ("nmbr9", "match", 1612.5, 3)
     assert puzzle_rules().puzzle_start(77) == attempt.puzzle.start
+
+
+def test_move_notifications_are_cut_to_the_one_owed_per_player_and_match(apps_with_read_moves):
+    from datetime import timedelta
+
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    from games.models import Notification
+
+    apps = apps_with_read_moves
+    User = apps.get_model("auth", "User")
+    OldMatch = apps.get_model("games", "Match")
+    OldSeat = apps.get_model("games", "Seat")
+    OldNotification = apps.get_model("games", "Notification")
+    alice = User.objects.create(username="alice")
+    bob = User.objects.create(username="bob")
+    now = timezone.now()
+    running, over = (
+        OldMatch.objects.create(kind="match", status=status, seed=1, players=2, created_by=alice)
+        for status in ("active", "finished")
+    )
+    OldSeat.objects.create(match=running, player=alice, index=0, deadline=now + timedelta(days=1))
+    OldSeat.objects.create(match=running, player=bob, index=1)  # waiting for alice
+    OldSeat.objects.create(match=over, player=alice, index=0)
+    OldSeat.objects.create(match=over, player=bob, index=1)
+
+    def notify(player, match, minutes: int, *, kind="move", read=True):
+        return OldNotification.objects.create(
+            player=player,
+            match=match,
+            kind=kind,
+            read=read,
+            text=f"Your move in Match #{match.pk}.",
+            created=now - timedelta(minutes=minutes),
+        )
+
+    for minutes in range(10, 40):  # a pile of read ones, as a long match left them
+        notify(alice, running, minutes)
+        notify(bob, running, minutes)
+        notify(alice, over, minutes)
+    newest = notify(alice, running, 5, read=False)
+    news = notify(alice, over, 1, kind="info", read=False)
+
+    migrate_to_latest()
+
+    moves = Notification.objects.filter(kind="move")
+    assert list(moves.values_list("pk", "read")) == [(newest.pk, False)]
+    assert Notification.objects.filter(kind="info").get().pk == news.pk
+    with pytest.raises(IntegrityError), transaction.atomic():  # read or not: one at most
+        Notification.objects.create(
+            player_id=alice.pk, match_id=running.pk, kind="move", read=True, text="Again."
+        )

@@ -2,7 +2,9 @@
 part that changes, and the address keeps the step), the tiles placed in the shown round
 outlined, the scores by round as a chart (with the par game on a puzzle)."""
 
+import itertools
 import re
+from datetime import timedelta
 
 from django.urls import reverse
 
@@ -12,6 +14,7 @@ from games.services import puzzles
 from tests.test_match_services import make_match, play_to_end
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+HOUR = timedelta(hours=1)
 
 
 def finished_match(alice, bob):
@@ -131,6 +134,78 @@ def test_the_rating_chart_has_dated_ticks_and_a_value_on_each_point():
     assert 2 <= len(ticks) <= DATE_TICKS and ticks[-1] == "03/30/2026"
     assert svg.count("data-rating-point") == 30
     assert "1529 after the match of 03/30/2026" in svg
+
+
+def test_the_rating_axis_reads_round_values():
+    from games.web.charts import rating_axis
+
+    assert rating_axis(1484.1, 1534.2) == [1475, 1500, 1525, 1550]
+    assert rating_axis(1500, 1512.5) == [1500, 1510, 1520]
+    assert rating_axis(1500, 1500) == [1490, 1500, 1510]  # a flat line: a step either side
+    assert rating_axis(1402, 1697) == [1400, 1500, 1600, 1700]
+    assert rating_axis(1030, 2210) == [1000, 1250, 1500, 1750, 2000, 2250]
+
+
+def rating_ticks(svg: str) -> list[str]:
+    return re.findall(r"data-rating-tick>([^<]+)<", svg)
+
+
+def date_ticks(svg: str) -> list[str]:
+    return re.findall(r"data-date-tick>([^<]+)<", svg)
+
+
+def test_the_rating_chart_names_its_axes_and_reads_round_ratings_in_both_languages():
+    from datetime import UTC, datetime
+
+    from django.utils import translation
+
+    from games.web.charts import rating_chart_svg
+
+    day = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    svg = rating_chart_svg([1534.2, 1484.1], start=1500, dates=[day, day])
+    assert rating_ticks(svg) == ["1475", "1500", "1525", "1550"]
+    assert '<line class="axis"' in svg and svg.count('<line class="axis"') == 4
+    assert re.search(r'data-axis-title="rating">Rating<', svg)
+    assert re.search(r'data-axis-title="matches">Rated matches<', svg)
+    with translation.override("de"):
+        german = rating_chart_svg([1534.2, 1484.1], start=1500, dates=[day, day])
+    assert re.search(r'data-axis-title="rating">Wertung<', german)
+    assert re.search(r'data-axis-title="matches">Gewertete Partien<', german)
+    assert "1500 zu Beginn, vor der ersten gewerteten Partie" in german
+    assert date_ticks(german) == ["01.03.2026"]
+
+
+def test_the_rating_chart_writes_each_day_once():
+    from datetime import UTC, datetime, timedelta
+
+    from games.web.charts import DATE_TICKS, rating_chart_svg
+
+    first = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    two_today = rating_chart_svg([1520, 1490], start=1500, dates=[first, first + HOUR])
+    assert date_ticks(two_today) == ["03/01/2026"]
+    # Several matches a day on a few days, and the last day's match at the very end.
+    dates = [first + timedelta(days=day, hours=hour) for day in range(5) for hour in range(4)]
+    dates.append(first + timedelta(days=9))
+    svg = rating_chart_svg([1500 + i for i in range(len(dates))], start=1500, dates=dates)
+    ticks = date_ticks(svg)
+    assert len(ticks) == len(set(ticks)) and 2 <= len(ticks) <= DATE_TICKS
+    assert ticks[-1] == "03/10/2026" and ticks[0] < ticks[1]
+    places = [float(x) for x in re.findall(r'x="([\d.]+)"[^>]*data-date-tick', svg)]
+    assert places == sorted(places) and all(b - a >= 100 for a, b in itertools.pairwise(places))
+
+
+def test_the_start_of_the_rating_chart_is_a_point_of_its_own():
+    from datetime import UTC, datetime
+
+    from games.web.charts import rating_chart_svg
+
+    svg = rating_chart_svg([1516], start=1500, dates=[datetime(2026, 3, 1, tzinfo=UTC)])
+    start = re.search(r"<circle [^>]*data-rating-start><title>([^<]+)</title>", svg)
+    assert start is not None
+    assert start.group(1) == "1500 to start with, before the first rated match"
+    assert re.findall(r"data-rating-point><title>([^<]+)<", svg) == [
+        "1516 after the match of 03/01/2026"
+    ]
 
 
 def two_of_three_to_end(alice, bob):

@@ -36,7 +36,9 @@ AUTOMATIC_LIMIT = 1000
 
 
 def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | None = None) -> None:
-    """Bring the match up to date after a change (``moved``: the seat that just moved)."""
+    """Bring the match up to date after a change (``moved``: the seat that just moved, by
+    its player or as its time ran out)."""
+    played = moved if moved is not None and not moved.overdue else None
     _automatic_moves(record, changes)
     rules, state = record.rules, record.state
     for seat in record.seats:
@@ -49,6 +51,13 @@ def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | Non
     elif record.match.time_per_move is not None:
         _deadlines(record, changes, now, moved)
     bots.settle(record, changes, now, moved)
+    if record.match.time_per_move is not None:
+        # "Your move" lasts while the move is owed: not once the player has made it (they
+        # have the match in front of them, even when the next decision is theirs at once),
+        # nor once the match is over or they are out of it.
+        for seat in record.seats:
+            if not seat.bot and (seat.deadline is None or seat is played):
+                changes.move_made(seat.player_id, record.match)
     changes.save(record.seats)
 
 
@@ -93,6 +102,7 @@ def _deadlines(record: Record, changes: Changes, now: datetime, moved: Seat | No
         turn = rules.turn(state, seat.index)
         if seat.deadline is not None and seat.turn == turn:
             continue  # the same decision goes on
+        timed_out = seat.overdue
         due = rules.due(state, seat.index)
         length = max(match.time_per_move * due.share, timedelta(seconds=due.minimum_seconds))
         seat.deadline = now + length
@@ -101,10 +111,10 @@ def _deadlines(record: Record, changes: Changes, now: datetime, moved: Seat | No
         seat.overdue = False
         seat.remind_at = seat.deadline - length * (1 - REMIND_AT)
         seat.reminded = False
-        if seat is not moved:
+        if seat is not moved or timed_out:  # not a player who just moved themselves
             changes.notify_your_move(seat.player_id, match)
-            if not seat.mail_reminder:
-                seat.mail_at = now
+        if seat is not moved and not seat.mail_reminder:
+            seat.mail_at = now
 
 
 def expire(seat_id: int, *, now: datetime | None = None) -> bool:

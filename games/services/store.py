@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
@@ -321,7 +322,7 @@ class Changes:
     def __init__(self) -> None:
         self.moves: list[Move] = []
         self.notifications: list[tuple[int, Match | None, str, dict[str, Any]]] = []
-        self.your_move: list[tuple[int, Match]] = []
+        self.your_move: list[tuple[int, Match, bool]] = []
         self.seats: dict[int, tuple[Seat, set[str]]] = {}
         self.matches: dict[int, tuple[Match, set[str]]] = {}
         self.after: list = []
@@ -346,7 +347,13 @@ class Changes:
         self.notifications.append((player_id, match, text, params))
 
     def notify_your_move(self, player_id: int, match: Match) -> None:
-        self.your_move.append((player_id, match))
+        """The move in ``match`` is the player's (again): their "your move" notification
+        comes up to date."""
+        self.your_move.append((player_id, match, True))
+
+    def move_made(self, player_id: int, match: Match) -> None:
+        """The player owes no move in ``match`` now: their "your move" notification goes."""
+        self.your_move.append((player_id, match, False))
 
     def save_match(self, match: Match, *fields: str) -> None:
         self.matches.setdefault(match.pk, (match, set()))[1].update(fields)
@@ -444,25 +451,28 @@ def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
         cursor.executemany(sql, rows)
 
 
-def _your_move_notifications(pairs: list[tuple[int, Match]]) -> None:
-    """One unread "your move" per player and match: the one there is comes up to the top,
-    and only a player who has none gets a new one."""
-    if not pairs:
+def _your_move_notifications(changes: list[tuple[int, Match, bool]]) -> None:
+    """One "your move" per player and match at most, read or not, and only while the move is
+    theirs: each player's last change in a match says whether they owe it (``due``). The
+    notification there was goes, and a player who owes the move gets it anew: unread, now,
+    in their language. Two statements for them all."""
+    last = {(player_id, match.pk): (player_id, match, due) for player_id, match, due in changes}
+    if not last:
         return
-    now = timezone.now()
-    unread = Notification.objects.filter(kind=Notification.Kind.MOVE, read=False)
-    match_ids = {match.pk for _, match in pairs}
-    existing = set(unread.filter(match_id__in=match_ids).values_list("player_id", "match_id"))
-    for player_id, match in pairs:
-        if (player_id, match.pk) in existing:
-            unread.filter(player_id=player_id, match=match).update(created=now)
-    fresh = {(player_id, match.pk): match for player_id, match in pairs}
-    new = [
+    players: dict[int, list[int]] = defaultdict(list)
+    for player_id, match_id in last:
+        players[match_id].append(player_id)
+    stale = Q()
+    for match_id, ids in players.items():
+        stale |= Q(match_id=match_id, player_id__in=ids)
+    Notification.objects.filter(stale, kind=Notification.Kind.MOVE).delete()
+    owed = [
         (player_id, match, gettext_noop("Your move in %(match)s."), {"match": match})
-        for (player_id, _pk), match in fresh.items()
-        if (player_id, match.pk) not in existing
+        for player_id, match, due in last.values()
+        if due
     ]
-    made = _in_their_languages(new)
+    now = timezone.now()
+    made = _in_their_languages(owed)
     for notification in made:
         notification.kind = Notification.Kind.MOVE
         notification.created = now

@@ -1,57 +1,104 @@
 """Charts drawn on the server as SVG (geometry here, markup in templates/games/*.svg)."""
 
-from datetime import datetime
+import math
+from datetime import date, datetime
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
-CHART_W, CHART_H, CHART_PAD = 600, 200, 30
+#: The rating chart: its size, and the room left of the line (the ratings), right of it, above
+#: it (the axis's title) and below it (the dates and the axis's title).
+CHART_W, CHART_H = 600, 230
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 56, 34, 30, 52
 
-
-#: Dates written under the rating chart at most.
+#: Dates written under the rating chart at most, and the room each needs.
 DATE_TICKS = 4
+DATE_GAP = 120
+
+#: The steps of the rating axis: it goes from one round value to another in the smallest
+#: step that needs no more than RATING_LINES lines.
+RATING_STEPS = (10, 25, 50, 100, 250, 500, 1000)
+RATING_LINES = 6
+
+
+def rating_axis(low: float, high: float) -> list[int]:
+    """The round values the rating axis reads, from the one at or below ``low`` to the one
+    at or above ``high``, a step of RATING_STEPS apart (one step either side of a flat line).
+
+    >>> rating_axis(1484, 1534)
+    [1475, 1500, 1525, 1550]
+    """
+    for step in RATING_STEPS:
+        bottom, top = math.floor(low / step) * step, math.ceil(high / step) * step
+        if bottom == top:
+            bottom, top = bottom - step, top + step
+        if (top - bottom) // step < RATING_LINES:
+            break
+    return list(range(bottom, top + 1, step))
+
+
+def date_ticks(x: list[float], days: list[date]) -> list[tuple[float, date]]:
+    """Where the dates go under the chart: each day once, under the middle of its matches
+    (``x`` and ``days``: each match's place and day), the last day always, the others from
+    right to left while they leave DATE_GAP to the one beside them, DATE_TICKS at most."""
+    runs: list[tuple[float, float, date]] = []
+    for place, day in zip(x, days, strict=True):
+        if runs and runs[-1][2] == day:
+            runs[-1] = (runs[-1][0], place, day)
+        else:
+            runs.append((place, place, day))
+    lowest, highest = DATE_GAP / 2, CHART_W - DATE_GAP / 2  # a date is never cut off
+    ticks: list[tuple[float, date]] = []
+    for first, last, day in reversed(runs):
+        place = round(min(max((first + last) / 2, lowest), highest), 1)
+        if not ticks or ticks[-1][0] - place >= DATE_GAP:
+            ticks.append((place, day))
+        if len(ticks) == DATE_TICKS:
+            break
+    return ticks[::-1]
 
 
 def rating_chart_svg(
     values: list[float], *, start: float, dates: list[datetime] | None = None
 ) -> SafeString:
-    """A line of a player's rating after each rated match, from ``start``: ``dates`` (one
-    per value, when each match was rated) go under the line and, with each rating, on hover."""
+    """A line of a player's rating after each rated match, from ``start`` (a point of its
+    own): the rating axis reads round values, ``dates`` (one per value, when each match was
+    rated) go under the line, each day once, and every point tells its rating on hover."""
     points = [start, *values]
-    low, high = min(points), max(points)
-    if high - low < 50:
-        middle = (high + low) / 2
-        low, high = middle - 25, middle + 25
-    step = (CHART_W - 2 * CHART_PAD) / max(len(points) - 1, 1)
+    axis = rating_axis(min(points), max(points))
+    low, high = axis[0], axis[-1]
+    bottom = CHART_H - CHART_BOTTOM
+    step = (CHART_W - CHART_LEFT - CHART_RIGHT) / max(len(points) - 1, 1)
+    x = [round(CHART_LEFT + i * step, 1) for i in range(len(points))]
 
     def y(value: float) -> float:
-        return round(CHART_PAD + (high - value) / (high - low) * (CHART_H - 2 * CHART_PAD), 1)
+        return round(CHART_TOP + (high - value) / (high - low) * (bottom - CHART_TOP), 1)
 
     context = {
         "w": CHART_W,
         "h": CHART_H,
-        "pad": CHART_PAD,
-        "right": CHART_W - CHART_PAD,
-        "polyline": " ".join(
-            f"{round(CHART_PAD + i * step, 1)},{y(v)}" for i, v in enumerate(points)
-        ),
-        "last_x": round(CHART_PAD + (len(points) - 1) * step, 1),
+        "left": CHART_LEFT,
+        "right": CHART_W - CHART_RIGHT,
+        "label_x": CHART_LEFT - 6,
+        "title_y": CHART_TOP - 16,
+        "ticks_y": bottom + 14,
+        "x_title_x": round((CHART_LEFT + CHART_W - CHART_RIGHT) / 2, 1),
+        "x_title_y": CHART_H - 8,
+        "grid": [(value, y(value)) for value in axis],
+        "polyline": " ".join(f"{px},{y(v)}" for px, v in zip(x, points, strict=True)),
+        "start": (x[0], y(start), round(start)),
+        "last_x": x[-1],
         "last_y": y(points[-1]),
-        "high": round(high),
-        "low": round(low),
-        "high_y": y(high),
-        "low_y": y(low),
         "games": len(values),
         "current": round(points[-1]),
     }
     if dates:
-        x = [round(CHART_PAD + i * step, 1) for i in range(len(points))]
         context["dots"] = [
             (x[i], y(value), round(value), dates[i - 1]) for i, value in enumerate(points) if i > 0
         ]
-        every = max(1, -(-len(values) // DATE_TICKS))
-        shown = sorted({*range(len(values), 0, -every)})
-        context["ticks"] = [(x[i], dates[i - 1]) for i in shown]
+        days = [timezone.localtime(when).date() for when in dates]
+        context["ticks"] = date_ticks(x[1:], days)
     return SafeString(render_to_string("games/rating_chart.svg", context))
 
 
