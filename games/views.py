@@ -351,6 +351,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score")
     )
     recent = finished.select_related("match").order_by("-match__finished")[:20]
+    current = (
+        Seat.objects.filter(player=player, match__status=Match.Status.ACTIVE)
+        .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
+        .select_related("match")
+        .order_by("-match__started")[:20]
+    )
     strength = bots.strength_of(player)
     context = {
         "player": player,
@@ -370,6 +376,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             [c.after for c in changes], start=ratings.START, dates=[c.created for c in changes]
         ),
         "recent": recent,
+        "current": current,
         "bot": dict(_bot_choices()).get(strength, ""),
         "bot_strength": strength,
     }
