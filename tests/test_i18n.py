@@ -1,6 +1,8 @@
 """German and English: the catalogue, choosing the language, the switch, e-mails."""
 
+import os
 import re
+import shutil
 from datetime import UTC
 from html.parser import HTMLParser
 from pathlib import Path
@@ -9,6 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 from django.conf import settings
 from django.core import mail
+from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import Profile
@@ -27,6 +30,35 @@ def test_every_message_of_the_german_catalogue_is_translated_and_none_is_fuzzy()
     ]
     fuzzy = [m.id for m in messages if m.fuzzy]
     assert untranslated == [] and fuzzy == []
+
+
+def test_every_message_the_site_writes_is_in_the_german_catalogue():
+    """What ``makemessages`` finds in the code and templates (README: Languages) is in the
+    catalogue, and the catalogue keeps nothing they no longer say."""
+    if shutil.which("xgettext") is None:
+        if os.environ.get("CI"):
+            pytest.fail("GNU gettext is not installed (apt-get install gettext).")
+        pytest.skip("GNU gettext is not installed (apt-get install gettext).")
+    kept = CATALOGUE.read_bytes()
+    try:
+        call_command(
+            "makemessages",
+            locale=["de"],
+            extensions=["html", "txt", "py", "svg"],
+            ignore_patterns=[".venv", "tests", "bench", "staticfiles"],
+            no_location=True,
+            verbosity=0,
+        )
+        found = read_po(CATALOGUE.open("rb"), locale="de")
+    finally:
+        CATALOGUE.write_bytes(kept)
+    catalogue = read_po(CATALOGUE.open("rb"), locale="de")
+
+    def ids(messages) -> set:
+        return {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in messages if m.id}
+
+    assert sorted(ids(found) - ids(catalogue), key=str) == []
+    assert sorted(ids(catalogue) - ids(found), key=str) == []
 
 
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|<[^>]+>")
