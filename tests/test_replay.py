@@ -133,6 +133,13 @@ def test_the_rating_chart_has_dated_ticks_and_a_value_on_each_point():
     assert "1529 after the match of 03/30/2026" in svg
 
 
+def replay_steps(page: str) -> dict[str, list[tuple[str, str]]]:
+    """Each player's steps in the round a replay shows: (notation on hover, words)."""
+    turns = dict(re.findall(r'data-replay-turns="(\w+)">(.*?)</li>', page))
+    step = re.compile(r'<span(?: title="([^"]*)" data-notation)? data-replay-step>(.*?)</span>')
+    return {name: step.findall(html) for name, html in turns.items()}
+
+
 def two_of_three_to_end(alice, bob):
     """A rounds-pace "2 of 3" match played to the end: alice builds the first two cards of
     each round (the third is rejected for her by itself), bob rejects the first."""
@@ -167,9 +174,17 @@ def test_a_2_of_3_replay_steps_through_the_games_rounds(client, alice, bob):
     assert "After round 10 of 10" in client.get(url, **HTMX).text
     for round in (1, 4, 10):
         page = client.get(url, {"round": round}, **HTMX).text
-        turns = dict(re.findall(r'data-replay-turns="(\w+)">(.*?)</li>', page))
-        assert re.findall(r"<code[^>]*>(\w+)", turns["alice"]) == ["place", "place"], round
-        assert re.findall(r"<code[^>]*>(\w+)", turns["bob"]) == ["reject", "place", "place"]
+        turns = replay_steps(page)
+        # alice's third card is rejected by itself: in words, with no move to hover over
+        assert [notation.split(" ")[0] for notation, _ in turns["alice"]] == ["place", "place", ""]
+        assert "alice had to reject the " in turns["alice"][2][1], round
+        assert [notation.split(" ")[0] for notation, _ in turns["bob"]] == [
+            "reject",
+            "place",
+            "place",
+        ]
+        assert re.fullmatch(r"bob rejected the \d\.", turns["bob"][0][1])
+        assert re.fullmatch(r"bob placed the \d on level \d\.", turns["bob"][1][1])
         boards = re.findall(r"<svg[^>]*class=\"board\".*?</svg>", page, re.S)
         assert [board.count("data-placed-now") for board in boards] == [2, 2]
         assert set(chart_values(page, round)) == {"alice", "bob"}
@@ -182,7 +197,9 @@ def test_a_2_of_3_log_names_the_round_each_tile_was_placed_in(client, alice, bob
     log = re.search(r'<ol class="log".*?</ol>', page, re.S).group(0)
     whens = re.findall(r'<span class="log-when">Round (\d+)</span>', log)
     assert whens and max(int(w) for w in whens) == 10
-    assert whens.count("10") == 4  # two tiles each in the last round
+    # three cards each in the last round: two tiles and a rejected card
+    assert whens.count("10") == 6
+    assert len(re.findall(r"Round 10</span> \w+ placed the", log)) == 4
     # Newest first within a round too: alice's two tiles of a round, the second first.
     shown = re.findall(r"Round (\d+)</span> alice placed the (\d) on level (\d)", log)
     game = services.load(match).state
