@@ -48,6 +48,23 @@ def test_a_step_asked_for_by_the_page_answers_only_the_part_that_changes(client,
     assert 'data-key="right"' not in last and 'data-key="end"' not in last
 
 
+def test_back_gets_the_whole_page_and_the_cache_keeps_steps_and_pages_apart(client, alice, bob):
+    """htmx bringing back a step its history no longer holds puts the answer in place of the
+    whole page; a step and the page share an address, which the browser's cache must tell
+    apart by the request."""
+    match = finished_match(alice, bob)
+    client.force_login(alice)
+    url = reverse("replay", args=[match.pk])
+    restore = client.get(url, {"round": 3}, **HTMX, HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in restore.text and "data-autoplay" in restore.text
+    assert 'id="replay" data-round="3"' in restore.text
+    step = client.get(url, {"round": 3}, **HTMX)
+    page = client.get(url, {"round": 3})
+    assert "<html" not in step.text and "<html" in page.text
+    for response in (restore, step, page):
+        assert "HX-Request" in response["Vary"]
+
+
 def test_the_tiles_placed_in_the_shown_round_are_outlined(client, alice, bob):
     match = finished_match(alice, bob)
     client.force_login(alice)
