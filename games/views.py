@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -767,9 +768,16 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if mv.match.puzzle_id:
         extra["par_line"] = puzzles.par_line_for(request.user, mv.match.puzzle)
     context = {"match": mv.match, **adapter.replay(mv, request.GET, **extra)}
-    # A step asked for by the page's own controls: only the part that changes.
-    partial = "#step" if request.htmx and not request.htmx.boosted else ""
-    return render(request, adapter.replay_template + partial, context)
+    # A step asked for by the page's own controls: only the part that changes. htmx bringing
+    # back a step its history no longer holds (Back) puts what it gets in place of the whole
+    # page, so it gets the whole page.
+    htmx = request.htmx
+    partial = "#step" if htmx and not htmx.boosted and not htmx.history_restore_request else ""
+    response = render(request, adapter.replay_template + partial, context)
+    # The step and the page have the same address: the browser must not take one for the
+    # other from its cache (Back to a step would show the step alone, without the page).
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 # ------------------------------------------------------------------ puzzles

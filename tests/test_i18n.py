@@ -219,6 +219,10 @@ def test_the_match_log_and_the_replay_read_in_german(client, alice, bob):
     assert "Nach Runde 20 von 20" in replay.text and "Schritt für Schritt" in replay.text
     assert "Punkte nach Runden" in replay.text and " nach Runde 20</title>" in replay.text
     assert "Automatisch abspielen" in replay.text
+    steps = re.findall(r'title="place [^"]+" data-notation data-replay-step>([^<]+)<', replay.text)
+    assert len(steps) == 2 and all(
+        re.fullmatch(r"\w+ hat eine \d auf Ebene \d gelegt\.", step) for step in steps
+    ), steps
 
 
 def test_the_nmbr9_options_read_in_german(client, alice):

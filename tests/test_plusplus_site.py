@@ -16,6 +16,7 @@ from games.nmbr9.turn import Place, Reject
 from games.services import MoveRefused
 from games.web.nmbr9.svg import board_svg
 from tests.test_match_services import make_due, make_match
+from tests.test_replay import replay_steps
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -289,10 +290,17 @@ def test_the_replay_shows_every_step_of_each_turn(client, alice):
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     replay = client.get(reverse("replay", args=[match.pk]), {"round": 1}).text
-    assert f'<code translate="no">{first}</code>' in replay and "fill F2@" in first
+    place, fill = first.split("; ")
+    assert fill.startswith("fill F2@")
+    number = Turn.parse(place).main.placement.number
+    level = dict(state(match).board(0).tiles)[Turn.parse(fill).steps[0].placement]  # never moves
+    assert replay_steps(replay)["alice"] == [
+        (place, f"alice placed the {number} on level 0."),
+        (fill, f"alice laid gap filler F2 on level {level}."),
+    ]
     last = client.get(reverse("replay", args=[match.pk])).text
     final = Move.objects.filter(match=match).order_by("-ply").first().text
-    assert f'<code translate="no">{final}</code>' in last
+    assert [notation for notation, _ in replay_steps(last)["alice"]] == final.split("; ")
 
 
 def test_a_reserved_tile_is_set_aside_then_built_in_a_later_turn(client, alice):
@@ -358,7 +366,10 @@ def test_the_replay_shows_a_moved_tile_where_it_lay_before_it_was_moved(client, 
     assert drawn_at(2) == drawn(after_two)
     assert drawn_at(3) == drawn(after_three)
     page = client.get(reverse("replay", args=[match.pk]), {"round": 3}).text
-    assert f'<code translate="no">{turn}</code>' in page
+    moved, placed = replay_steps(page)["alice"]
+    assert moved[0] == str(turn.steps[0]) and placed[0] == str(turn.steps[1])
+    level = dict(after_three)[target]
+    assert moved[1] == f"alice moved the {first.number} to level {level}."
 
 
 def tiles_drawn(svg: str) -> set[str]:

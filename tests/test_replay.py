@@ -51,6 +51,23 @@ def test_a_step_asked_for_by_the_page_answers_only_the_part_that_changes(client,
     assert 'data-key="right"' not in last and 'data-key="end"' not in last
 
 
+def test_back_gets_the_whole_page_and_the_cache_keeps_steps_and_pages_apart(client, alice, bob):
+    """htmx bringing back a step its history no longer holds puts the answer in place of the
+    whole page; a step and the page share an address, which the browser's cache must tell
+    apart by the request."""
+    match = finished_match(alice, bob)
+    client.force_login(alice)
+    url = reverse("replay", args=[match.pk])
+    restore = client.get(url, {"round": 3}, **HTMX, HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in restore.text and "data-autoplay" in restore.text
+    assert 'id="replay" data-round="3"' in restore.text
+    step = client.get(url, {"round": 3}, **HTMX)
+    page = client.get(url, {"round": 3})
+    assert "<html" not in step.text and "<html" in page.text
+    for response in (restore, step, page):
+        assert "HX-Request" in response["Vary"]
+
+
 def test_the_tiles_placed_in_the_shown_round_are_outlined(client, alice, bob):
     match = finished_match(alice, bob)
     client.force_login(alice)
@@ -208,6 +225,13 @@ def test_the_start_of_the_rating_chart_is_a_point_of_its_own():
     ]
 
 
+def replay_steps(page: str) -> dict[str, list[tuple[str, str]]]:
+    """Each player's steps in the round a replay shows: (notation on hover, words)."""
+    turns = dict(re.findall(r'data-replay-turns="(\w+)">(.*?)</li>', page))
+    step = re.compile(r'<span(?: title="([^"]*)" data-notation)? data-replay-step>(.*?)</span>')
+    return {name: step.findall(html) for name, html in turns.items()}
+
+
 def two_of_three_to_end(alice, bob):
     """A rounds-pace "2 of 3" match played to the end: alice builds the first two cards of
     each round (the third is rejected for her by itself), bob rejects the first."""
@@ -242,9 +266,17 @@ def test_a_2_of_3_replay_steps_through_the_games_rounds(client, alice, bob):
     assert "After round 10 of 10" in client.get(url, **HTMX).text
     for round in (1, 4, 10):
         page = client.get(url, {"round": round}, **HTMX).text
-        turns = dict(re.findall(r'data-replay-turns="(\w+)">(.*?)</li>', page))
-        assert re.findall(r"<code[^>]*>(\w+)", turns["alice"]) == ["place", "place"], round
-        assert re.findall(r"<code[^>]*>(\w+)", turns["bob"]) == ["reject", "place", "place"]
+        turns = replay_steps(page)
+        # alice's third card is rejected by itself: in words, with no move to hover over
+        assert [notation.split(" ")[0] for notation, _ in turns["alice"]] == ["place", "place", ""]
+        assert "alice had to reject the " in turns["alice"][2][1], round
+        assert [notation.split(" ")[0] for notation, _ in turns["bob"]] == [
+            "reject",
+            "place",
+            "place",
+        ]
+        assert re.fullmatch(r"bob rejected the \d\.", turns["bob"][0][1])
+        assert re.fullmatch(r"bob placed the \d on level \d\.", turns["bob"][1][1])
         boards = re.findall(r"<svg[^>]*class=\"board\".*?</svg>", page, re.S)
         assert [board.count("data-placed-now") for board in boards] == [2, 2]
         assert set(chart_values(page, round)) == {"alice", "bob"}
@@ -257,7 +289,9 @@ def test_a_2_of_3_log_names_the_round_each_tile_was_placed_in(client, alice, bob
     log = re.search(r'<ol class="log".*?</ol>', page, re.S).group(0)
     whens = re.findall(r'<span class="log-when">Round (\d+)</span>', log)
     assert whens and max(int(w) for w in whens) == 10
-    assert whens.count("10") == 4  # two tiles each in the last round
+    # three cards each in the last round: two tiles and a rejected card
+    assert whens.count("10") == 6
+    assert len(re.findall(r"Round 10</span> \w+ placed the", log)) == 4
     # Newest first within a round too: alice's two tiles of a round, the second first.
     shown = re.findall(r"Round (\d+)</span> alice placed the (\d) on level (\d)", log)
     game = services.load(match).state

@@ -71,7 +71,7 @@ from .turn import (
     Step,
     Turn,
 )
-from .views import Decision, DisplayView, GameView, OpponentView, PlayerView
+from .views import Decision, DisplayView, GameView, Logged, OpponentView, PlayerView
 
 __all__ = [
     "CARDS",
@@ -180,6 +180,7 @@ class _Snapshot:
 #: What the rules did for a player at a step when they asked nothing.
 _AUTO_REJECT = "reject"
 _SKIP = "skip"
+_REJECT = Turn((Reject(),))
 
 
 class _Seat:
@@ -191,8 +192,10 @@ class _Seat:
         "decisions",
         "fillers",
         "history",
+        "log",
         "lost",
         "pos",
+        "public",
         "reserve",
         "snapshots",
         "taken",
@@ -210,6 +213,9 @@ class _Seat:
         self.lost: list[int] = []
         self.taken: Counter[int] = Counter()
         self.history: list[Turn | str] = []
+        #: Each step as the player knows it, and as the others may (``Logged``).
+        self.log: list[Logged] = []
+        self.public: list[Logged] = []
         self.snapshots: list[_Snapshot] = []
         self.snapshot()
 
@@ -225,6 +231,8 @@ class _Seat:
         seat.lost = self.lost.copy()
         seat.taken = self.taken.copy()
         seat.history = self.history.copy()
+        seat.log = self.log.copy()
+        seat.public = self.public.copy()
         seat.snapshots = self.snapshots.copy()
         return seat
 
@@ -240,6 +248,16 @@ class _Seat:
         self.snapshots.append(
             _Snapshot(tiles, self.board.score(), tuple(self.used), used_fillers, placed_in)
         )
+
+    def record(self, entry: Logged) -> None:
+        """Log a step: as it was, and as the others may know it (another player's reserved
+        tile is a secret until it is built: neither its number nor its marker is shown)."""
+        self.log.append(entry)
+        turn = entry.turn
+        if turn is not None and isinstance(turn.main, Reserve):
+            steps = tuple(Reserve() if isinstance(s, Reserve) else s for s in turn.steps)
+            entry = replace(entry, turn=Turn(steps), card=None)
+        self.public.append(entry)
 
 
 class Game:
@@ -581,9 +599,15 @@ class Game:
                 action = self._automatic(player)
                 if action is not None:
                     seat = self._seats[player]
+                    round = self._round_of_step(seat.pos)
+                    if action == _AUTO_REJECT:
+                        card = self._cards[seat.pos]
+                        seat.record(Logged(round, _REJECT, card=card, forced=True))
+                    else:
+                        seat.record(Logged(round, None))
                     seat.history.append(action)
                     seat.pos += 1
-                    seat.snapshot(self._round_of_step(seat.pos - 1))
+                    seat.snapshot(round)
                     changed = True
             if not changed:
                 break
@@ -724,11 +748,18 @@ class Game:
             turn = Turn.parse(turn)
         if not isinstance(turn, Turn):
             raise InvalidTurn(f"expected a Turn, not {turn!r}")
-        seat = self._execute(player, decision, turn)
+        seat, levels = self._carry_out(player, decision, turn)
+        main = turn.main
+        card = None
+        if isinstance(main, Reject):
+            card = decision.cards[0][1]
+        elif isinstance(main, Reserve) and seat.reserve is not None:
+            card = seat.reserve.number
+        seat.record(Logged(decision.round, turn, levels, card))
         seat.history.append(turn)
         seat.pos += 1
         seat.decisions += 1
-        seat.snapshot(self._round_of_step(seat.pos - 1))
+        seat.snapshot(decision.round)
         self._turn_steps.append(decision.step)
         self._seats[player] = seat
         self._turns.append((player, turn))
@@ -809,6 +840,12 @@ class Game:
         """``player``'s seat after ``turn``, on a copy; raises if the turn is refused.
 
         ``partial``: the first steps of a turn, checked step by step but not as a whole."""
+        return self._carry_out(player, decision, turn, partial=partial)[0]
+
+    def _carry_out(
+        self, player: int, decision: Decision, turn: Turn, *, partial: bool = False
+    ) -> tuple[_Seat, tuple[int, ...]]:
+        """``_execute``, with the level each piece the turn built went to, in order."""
         seat = self._seats[player].copy()
         board = seat.board
         variant = self._variant
@@ -920,7 +957,7 @@ class Game:
                 built_reserve = True
                 extras = True
         if partial:
-            return seat
+            return seat, tuple(levels)
         if main is None:
             raise GameError("a turn must place, reserve or reject its card", code="no card")
         if extras and main != "place":
@@ -931,7 +968,7 @@ class Game:
         if held is not None and not built_reserve and any(lv > held.limit for lv in levels):
             seat.lost.append(held.number)
             seat.reserve = None
-        return seat
+        return seat, tuple(levels)
 
     def draft(self, player: int, steps: Iterable[Step]) -> tuple[GameView, IllegalMove | None]:
         """What ``player`` would see while composing their turn: ``steps`` are carried out
@@ -1278,7 +1315,9 @@ class Game:
         displays = []
         for player in range(self.players):
             shown = self._shown_steps(viewer, player)
-            snapshot = self._seats[player].snapshots[shown]
+            seat = self._seats[player]
+            snapshot = seat.snapshots[shown]
+            log = seat.log if player == viewer or over else seat.public
             displays.append(
                 DisplayView(
                     player=player,
@@ -1289,6 +1328,7 @@ class Game:
                     specials_used=snapshot.used if with_specials else (),
                     fillers_used=snapshot.fillers_used,
                     placed_in=snapshot.placed_in,
+                    log=tuple(log[:shown]),
                 )
             )
         step = self._viewer_step(viewer)

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 from .board import Board
 from .placement import Placement
 from .setup import Options
+from .turn import Turn
 
 if TYPE_CHECKING:
     from .game import Outcome
 
-__all__ = ["Decision", "DisplayView", "GameView", "OpponentView", "PlayerView"]
+__all__ = ["Decision", "DisplayView", "GameView", "Logged", "OpponentView", "PlayerView"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +145,48 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class Logged:
+    """One of a player's steps as a viewer may know it (``DisplayView.log``).
+
+    ``turn``: the turn played in ``round`` (a ``Reject`` also for a card the rules rejected
+    by themselves, ``forced``; None for a round of "level to level" the player had to skip);
+    ``levels``: the level each piece it built went to, in the order of its steps; ``card``:
+    the number of the card it rejected or set aside with "reserve" (None for another player's
+    reserved tile, a secret until it is built, whose marker the turn then does not name
+    either).
+
+    >>> from games.nmbr9 import Game, Options
+    >>> game = Game(2, seed=7, options=Options(specials=("reserve", "one")))
+    >>> game.play(0, "reserve")
+    >>> game.play(1, "place 8@0,0r0")
+    >>> [str(entry.turn) for entry in game.view(1).displays[0].log]
+    ['reserve']
+    >>> game.view(0).displays[0].log[0].card, game.view(1).displays[0].log[0].card
+    (8, None)
+    """
+
+    round: int
+    turn: Turn | None
+    levels: tuple[int, ...] = ()
+    card: int | None = None
+    forced: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "turn": None if self.turn is None else str(self.turn),
+            "levels": list(self.levels),
+            "card": self.card,
+            "forced": self.forced,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class DisplayView:
     """A player's display as a viewer may see it: as it was after ``progress`` steps, with
-    the special tiles and gap fillers used by then, and the round in which each of its
-    ``tiles`` was placed where it lies (``placed_in``; 0: before the first round).
+    the special tiles and gap fillers used by then, the round in which each of its ``tiles``
+    was placed where it lies (``placed_in``; 0: before the first round), and each of those
+    steps as the viewer may know it (``log``).
 
     >>> from games.nmbr9 import Game
     >>> game = Game(2, seed=7)
@@ -166,6 +205,7 @@ class DisplayView:
     specials_used: tuple[str, ...] = ()
     fillers_used: tuple[str, ...] = ()
     placed_in: tuple[int, ...] = ()
+    log: tuple[Logged, ...] = ()
 
     def board(self) -> Board:
         """The display as a Board (for drawing)."""
@@ -181,6 +221,7 @@ class DisplayView:
             "specials_used": list(self.specials_used),
             "fillers_used": list(self.fillers_used),
             "placed_in": list(self.placed_in),
+            "log": [entry.to_dict() for entry in self.log],
         }
 
 

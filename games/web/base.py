@@ -67,7 +67,9 @@ def reason_text(refused, reasons, **extra) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One line of a match's log: when (in the game's own terms, "Round 3") and what."""
+    """One line of a match's log: when (in the game's own terms, "Round 3") and what, with
+    the move in the game's notation (shown on hover; "" for none)."""
 
     when: str
     text: str
+    notation: str = ""

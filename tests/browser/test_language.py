@@ -107,8 +107,10 @@ def english_on(page) -> dict[str, str]:
         """() => {
             const body = document.body.cloneNode(true);  // notation is marked translate="no"
             body.querySelectorAll("[translate=no], script, style").forEach(e => e.remove());
+            // ... or, on hover, data-notation
+            const titled = "[title]:not([data-notation]), [aria-label], [placeholder], title";
             return [document.title, body.textContent,
-                ...[...body.querySelectorAll("[title], [aria-label], [placeholder], title")]
+                ...[...body.querySelectorAll(titled)]
                     .map(e => e.getAttribute("title") || e.getAttribute("aria-label")
                               || e.getAttribute("placeholder") || e.textContent)];
         }"""

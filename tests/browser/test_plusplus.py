@@ -95,7 +95,13 @@ def test_a_solo_game_with_all_three_modules(open_browser, alice):
     expect(page.locator("[data-score]")).to_have_text(str(seat.score))
     game_url = page.url
     page.locator("[data-replay-link]").click()
-    expect(page.locator('[data-replay-turns="alice"] code')).to_have_count(1)
+    # the last turn step by step in words, each step's notation on hover
+    last = Move.objects.filter(match=match).latest("ply").text.split("; ")
+    steps = page.locator('[data-replay-turns="alice"] [data-replay-step]')
+    expect(steps).to_have_count(len(last))
+    for step, notation in zip(steps.all(), last, strict=True):
+        expect(step).to_have_attribute("title", notation)
+        expect(step).to_contain_text("alice ")
     page.locator(".replay-nav a", has_text="Round 19").click()
     page.locator(".replay-nav a", has_text="Round 18").click()
     expect(page.locator("[data-replay-round]")).to_have_text("After round 18 of 20")
@@ -181,10 +187,15 @@ def test_two_players_play_a_variant_to_the_end(open_browser, alice, bob, variant
         expect(shown).to_have_text("After round 1 of 10")
         # Alice rejected the first card and built the others; Bob built the first two, and
         # the third was rejected for him by itself.
-        alice_turns = alice_page.locator('[data-replay-turns="alice"] code')
+        alice_turns = alice_page.locator('[data-replay-turns="alice"] [data-replay-step]')
         expect(alice_turns).to_have_count(3)
-        expect(alice_turns.first).to_have_text("reject")
-        expect(alice_page.locator('[data-replay-turns="bob"] code')).to_have_count(2)
+        expect(alice_turns.first).to_have_attribute("title", "reject")
+        expect(alice_turns.first).to_have_text(re.compile(r"^alice rejected the \d\.$"))
+        bob_turns = alice_page.locator('[data-replay-turns="bob"] [data-replay-step]')
+        expect(bob_turns).to_have_count(3)
+        expect(bob_turns.nth(1)).to_have_attribute("title", re.compile(r"^place "))
+        expect(bob_turns.last).not_to_have_attribute("title", re.compile(".*"))
+        expect(bob_turns.last).to_have_text(re.compile(r"^bob had to reject the \d "))
 
 
 def test_back_after_build_and_an_undo_to_the_turns_start_show_the_turn_as_it_is(

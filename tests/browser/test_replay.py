@@ -87,3 +87,66 @@ def test_quick_presses_in_a_replay_step_as_often_as_pressed(open_browser, alice,
     page.keyboard.press("ArrowLeft")
     expect(shown).to_have_text("After round 3 of 20")
     assert page.evaluate("window.loadedOnce") is True
+
+
+#: Reports every Content-Security-Policy violation as a console error, whatever the browser
+#: itself says of it.
+REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} ${event.sample}`);
+}, true);"""
+
+
+def whole_replay(page, round: int | None = None):
+    """The replay page in full, as loaded: one header, the stylesheet, the autoplay button,
+    one step shown (``round``, if given, the one the address names)."""
+    expect(page.locator("header.site-header")).to_have_count(1)
+    expect(page.locator("#replay")).to_have_count(1)
+    expect(page.get_by_role("button", name="Autoplay")).to_be_visible()
+    assert page.evaluate("document.styleSheets.length") >= 1
+    if round is not None:
+        expect(page.locator("[data-replay-round]")).to_have_text(f"After round {round} of 20")
+        assert page.url.endswith(f"?round={round}")
+
+
+def test_back_after_autoplay_brings_back_the_whole_page_without_errors(open_browser, alice, bob):
+    """Back after autoplay, after more steps than htmx's history keeps, and from another
+    page: each time the whole replay page, never the step alone, and no console error nor
+    Content-Security-Policy violation."""
+    match = make_match(alice, bob, seed=5)
+    play_to_end(match, [alice, bob])
+    session = open_browser()
+    page = log_in(session, "alice")
+    page.add_init_script(REPORT_VIOLATIONS)
+    session.goto(match.get_absolute_url())
+    page.locator("[data-replay-link]").first.click()
+    shown = page.locator("[data-replay-round]")
+    expect(shown).to_have_text("After round 20 of 20")
+
+    page.get_by_role("button", name="Autoplay").click()  # from the start: round 0, 1, 2...
+    expect(shown).to_have_text("After round 2 of 20", timeout=8000)
+    page.go_back()
+    whole_replay(page)
+    round = int(re.search(r"round=(\d+)", page.url).group(1))
+    whole_replay(page, round)
+
+    # More steps than htmx keeps copies of: Back fetches the older ones from the server.
+    page.keyboard.press("Home")
+    expect(shown).to_have_text("After round 0 of 20")
+    for round in range(1, 13):
+        page.keyboard.press("ArrowRight")
+        expect(shown).to_have_text(f"After round {round} of 20")
+    for round in range(11, 0, -1):
+        page.go_back()
+        whole_replay(page, round)
+
+    # A step, away to another page and Back: the browser's cache holds the page for the
+    # step's address, not the step alone.
+    page.keyboard.press("ArrowRight")
+    expect(shown).to_have_text("After round 2 of 20")
+    page.get_by_role("link", name="Lobby").click()
+    expect(page.locator("h1")).to_be_visible()
+    page.go_back()
+    whole_replay(page, 2)
+    page.get_by_role("button", name="Autoplay").click()
+    expect(shown).to_have_text("After round 3 of 20", timeout=8000)
+    assert session.errors == []

@@ -9,6 +9,7 @@ from games.nmbr9 import Board, Game, GameError, Options, Turn
 from games.nmbr9.policy import choose_turn
 from games.nmbr9.rules import RULES
 from games.nmbr9.turn import Place, Reject
+from games.nmbr9.views import Logged
 
 
 def place_first(game, player, marker=None, level=0):
@@ -276,3 +277,47 @@ def test_6_5_a_display_says_in_which_round_of_three_cards_each_tile_was_placed()
     assert display.progress == 6 and game.round_of(0) == 3
     assert display.placed_in == (1, 1, 2, 2)
     assert display.to_dict()["placed_in"] == [1, 1, 2, 2]
+
+
+def test_6_5_a_card_the_rules_reject_is_logged_as_theirs():
+    game = Game(1, seed=3, options=Options(variant="two_of_three"))
+    for _ in range(2):  # the first two cards built: the third is rejected by itself
+        game.play(0, str(game.fallback_turn(0, reject=False)))
+    log = game.view(0).displays[0].log
+    assert [entry.round for entry in log] == [1, 1, 1]
+    assert log[2] == Logged(1, T("reject"), card=game.deal.cards[2], forced=True)
+    assert [entry.forced for entry in log] == [False, False, True]
+    assert log[0].levels == (0,) and log[0].turn.main.placement == game.board(0).tiles[0][0]
+
+
+def test_6_6_the_log_keeps_another_players_reserved_card_and_its_marker_secret():
+    game = scripted(LEVELS, players=2, variant="level_to_level", specials=("reserve",))
+    for text in ("place 5@0,0r0", "place 9@3,0r0"):
+        for player in range(2):
+            game.play(player, T(text))
+    game.play(0, T("reserve from 1"))  # the 1 under marker 1
+    game.play(1, T("place 1@2,0r1 from 1"))
+    own = game.view(0).displays
+    assert own[0].log[2] == Logged(3, T("reserve from 1"), (), 1)
+    assert own[1].log[2] == Logged(3, T("place 1@2,0r1 from 1"), (1,))
+    for viewer in (1, None):
+        entry = game.view(viewer).displays[0].log[2]
+        assert entry == Logged(3, T("reserve"), (), None)
+        assert entry.to_dict() == {
+            "round": 3,
+            "turn": "reserve",
+            "levels": [],
+            "card": None,
+            "forced": False,
+        }
+
+
+def test_6_6_a_skipped_round_is_logged():
+    game = scripted(SEVENS, players=4, variant="level_to_level")
+    for _ in range(6):
+        for player in range(4):
+            place_first(game, player, marker=0)
+    # round 7 shows only 7 and 8: every player has built three of each, so all skip
+    for display in game.view(0).displays:
+        assert display.log[6] == Logged(7, None)
+        assert [entry.turn is None for entry in display.log] == [False] * 6 + [True]

@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from games.contract import LEAVE, InvalidMove
+from games.contract import InvalidMove
 from games.forms import ConditionalRadioSelect, SideLabels, enabled_when
 from games.inputs import StrictIntegerField, parse_int
 from games.models import Seat
@@ -29,7 +29,8 @@ from games.nmbr9.board import WINDOW
 from games.nmbr9.policy import choose
 from games.nmbr9.setup import MAX_VARIANT_PLAYERS
 from games.nmbr9.tiles import FILLERS
-from games.nmbr9.turn import TILE_SPECIALS
+from games.nmbr9.turn import TILE_SPECIALS, Build, Fill, Move, Reject, Reserve
+from games.nmbr9.views import Logged
 from games.services import MatchView
 from games.web.base import LogEntry, first_error, left_text, sentence
 from games.web.base import reason_text as base_reason_text
@@ -65,6 +66,100 @@ def special_label(name: str) -> str:
     """A special tile's name in the page's language."""
     label = SPECIAL_LABELS.get(name)
     return name if label is None else str(label)
+
+
+#: What a step of a turn says in the match log and the replay, by its kind.
+STEP_SENTENCES = {
+    "place": gettext_lazy("%(player)s placed the %(number)s on level %(level)s."),
+    "place with": gettext_lazy(
+        "%(player)s placed the %(number)s on level %(level)s using %(specials)s."
+    ),
+    "place mirrored": gettext_lazy(
+        "%(player)s placed the mirrored %(number)s on level %(level)s using %(specials)s."
+    ),
+    "fill": gettext_lazy("%(player)s laid gap filler %(filler)s on level %(level)s."),
+    "move": gettext_lazy("%(player)s moved the %(number)s to level %(level)s."),
+    "build": gettext_lazy("%(player)s built the reserved %(number)s on level %(level)s."),
+    "reserve": gettext_lazy("%(player)s reserved the %(number)s."),
+    "reserve unknown": gettext_lazy("%(player)s reserved a tile."),
+    "reject": gettext_lazy("%(player)s rejected the %(number)s."),
+    "forced reject": gettext_lazy(
+        "%(player)s had to reject the %(number)s (one card of three is rejected)."
+    ),
+    "skip": gettext_lazy("%(player)s could build none of the cards shown and skipped the round."),
+    "quoted": pgettext_lazy("a special tile's name in a sentence", '"%(name)s"'),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A step of a turn in words, with its move notation (not translated; "" for a step
+    the rules took by themselves)."""
+
+    text: str
+    notation: str
+
+
+class _Sentences(dict):
+    """``STEP_SENTENCES`` in the page's language, each looked up when first asked for."""
+
+    def __missing__(self, kind: str) -> str:
+        text = self[kind] = str(STEP_SENTENCES[kind])
+        return text
+
+
+class StepWords:
+    """Writes the steps of a player's turns in words, for the match log and the replay: one
+    sentence per step (``Logged``), in the page's language, each looked up once."""
+
+    def __init__(self) -> None:
+        self.sentences = _Sentences()
+
+    def __call__(self, player: str, logged: Logged) -> list[Said]:
+        """The steps of ``logged``, a turn of ``player``'s, in words."""
+        sentences = self.sentences
+        turn = logged.turn
+        if turn is None:
+            return [Said(sentences["skip"] % {"player": player}, "")]
+        if logged.forced:
+            forced = sentences["forced reject"] % {"player": player, "number": logged.card}
+            return [Said(forced, "")]
+        steps = turn.steps
+        first = steps[0]
+        if len(steps) == 1 and type(first) is Place and not first.specials:  # the base game's
+            plain = {"player": player, "number": first.placement.number, "level": logged.levels[0]}
+            return [Said(sentences["place"] % plain, str(first))]
+        levels = iter(logged.levels)
+        said = []
+        for step in steps:
+            words: dict[str, Any] = {"player": player}
+            if isinstance(step, Place):
+                kind = "place"
+                if step.specials:
+                    kind = "place mirrored" if step.placement.mirrored else "place with"
+                    words["specials"] = ", ".join(
+                        sentences["quoted"] % {"name": special_label(name)}
+                        for name in step.specials
+                    )
+                words.update(number=step.placement.number, level=next(levels))
+            elif isinstance(step, Fill):
+                kind = "fill"
+                words.update(filler=step.placement.piece, level=next(levels))
+            elif isinstance(step, Move):
+                kind = "move"
+                words.update(number=step.source.number, level=next(levels))
+            elif isinstance(step, Build):
+                kind = "build"
+                words.update(number=step.placement.number, level=next(levels))
+            elif isinstance(step, Reserve):
+                kind = "reserve" if logged.card is not None else "reserve unknown"
+                words["number"] = logged.card
+            else:
+                assert isinstance(step, Reject)
+                kind = "reject"
+                words["number"] = logged.card
+            said.append(Said(sentences[kind] % words, str(step)))
+        return said
 
 
 #: The player counts the variants allow, as a form posts them.
@@ -748,19 +843,19 @@ class Nmbr9Web:
         entries = []
         horizon = view.round if view.pace == "free" and mv.is_player and not view.over else None
         # Each sentence is looked up once, not once per entry: a late round has dozens.
-        placed, in_round = (
-            _("%(player)s placed the %(number)s on level %(level)s."),
-            _("Round %(round)s"),
-        )
+        words, in_round = StepWords(), _("Round %(round)s")
+        rounds: dict[int, str] = {}
         for display in view.displays:
             name = seats[display.player].player.username
-            tiles = zip(display.tiles, display.placed_in, strict=True)
-            for order, ((placement, level), round) in enumerate(tiles):
-                if placement.number is None:
-                    continue
-                text = placed % {"player": name, "number": placement.number, "level": level}
-                when = in_round % {"round": round}
-                entries.append((round, display.player, order, LogEntry(when, text)))
+            order = 0
+            for logged in display.log:
+                when = rounds.get(logged.round)
+                if when is None:
+                    when = rounds[logged.round] = in_round % {"round": logged.round}
+                for said in words(name, logged):
+                    entry = LogEntry(when, said.text, said.notation)
+                    entries.append((logged.round, display.player, order, entry))
+                    order += 1
         for seat in seats:
             if seat.has_left:
                 round = seat.progress + (seat.state == Seat.State.RESIGNED)
@@ -768,7 +863,7 @@ class Nmbr9Web:
                     round = min(round, horizon)
                 when = in_round % {"round": round}
                 entries.append((round, 99, 0, LogEntry(when, left_text(seat))))
-        # Newest first: by round, then player, then the order a player's tiles came in.
+        # Newest first: by round, then player, then the order of a player's steps.
         entries.sort(key=lambda e: e[:3], reverse=True)
         return [entry for *_, entry in entries]
 
@@ -809,26 +904,36 @@ class Nmbr9Web:
         self, mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
     ) -> dict[str, Any]:
         """Every display after a round (``?round=``), for stepping through a finished match,
-        with the turns each player took in that round, step by step, and the tiles they
-        placed in it highlighted; the scores by round as a chart. On a puzzle, with
-        ``par_line`` (the moves that reach par), the par game with as many tiles beside."""
+        with the turns each player took in that round, step by step in words (the match log's
+        sentences, ``Said``), and the tiles they placed in it highlighted; the scores by round
+        as a chart. On a puzzle, with ``par_line`` (the moves that reach par), the par game
+        with as many tiles beside."""
         timelines = _timelines(mv.history())
         per_round = mv.view.options.steps_per_round  # cards a player deals with in a round
-        steps = max((t[-1][0].progress for t in timelines.values()), default=0)
+        steps = max((t[-1].progress for t in timelines.values()), default=0)
         rounds = -(-steps // per_round)
         try:
             round = parse_int(query.get("round", str(rounds)), minimum=0)
         except ValueError:
             round = rounds
         round = min(round, rounds)
+        # The match is over: every player's steps are known in full.
+        logs = {display.player: display.log for display in mv.view.displays}
+        words = StepWords()
         displays, turns = [], []
         for player, timeline in timelines.items():
             seat = mv.seats[player]
             step = _step_at(timeline, round * per_round)
             start = _step_at(timeline, (round - 1) * per_round) if round else step
-            display = timeline[step][0]
-            texts = [text for _display, said in timeline[start + 1 : step + 1] for text in said]
-            before = set(timeline[start][0].tiles)
+            display = timeline[step]
+            name = seat.player.username
+            texts = [
+                said
+                for logged in logs[player]
+                if logged.round == round
+                for said in words(name, logged)
+            ]
+            before = set(timeline[start].tiles)
             placed_now = [tile for tile in display.tiles if tile not in before]
             title = _("%(player)s after round %(round)s") % {
                 "player": seat.player.username,
@@ -841,7 +946,7 @@ class Nmbr9Web:
         series = [
             (
                 mv.seats[player].player.username,
-                [timeline[_step_at(timeline, r * per_round)][0].score for r in range(rounds + 1)],
+                [timeline[_step_at(timeline, r * per_round)].score for r in range(rounds + 1)],
             )
             for player, timeline in timelines.items()
         ]
@@ -1018,29 +1123,25 @@ def reason_text(refused) -> str:
     return base_reason_text(refused, REASONS, window=WINDOW, **special)
 
 
-def _step_at(timeline: list[tuple[Any, list[str]]], progress: int) -> int:
+def _step_at(timeline: list[Any], progress: int) -> int:
     """The index in a player's timeline of their display once they had dealt with
     ``progress`` cards (their last one if they stopped before, their first if it is before
     their first)."""
-    steps = [i for i, (display, _texts) in enumerate(timeline) if display.progress <= progress]
+    steps = [i for i, display in enumerate(timeline) if display.progress <= progress]
     return steps[-1] if steps else 0
 
 
-def _timelines(frames) -> dict[int, list[tuple[Any, list[str]]]]:
-    """Each player's display after each of their steps (index 0: at the start), with the
-    turns they took to get there from the step before (rejects, reserves and moved tiles
-    included), written out step by step, from the frames of a finished match."""
-    timelines: dict[int, list[tuple[Any, list[str]]]] = {}
+def _timelines(frames) -> dict[int, list[Any]]:
+    """Each player's display after each of their moves (index 0: at the start), from the
+    frames of a finished match (a step the rules took by themselves shows with a move)."""
+    timelines: dict[int, list[Any]] = {}
     for frame in frames:
         own = frame.view.displays[frame.player]
         timeline = timelines.setdefault(frame.player, [])
-        if not timeline:
-            timeline.append((own, []))
-        elif own.progress > timeline[-1][0].progress:
-            texts = [str(Turn.parse(frame.text))] if frame.text not in (None, LEAVE) else []
-            timeline.append((own, texts))
+        if not timeline or own.progress > timeline[-1].progress:
+            timeline.append(own)
         else:
-            timeline[-1] = (own, timeline[-1][1])
+            timeline[-1] = own
     return timelines
 
 
