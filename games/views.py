@@ -425,8 +425,11 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     if posted is not None and "again" in posted:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        player, wait = accounts.playing(request)
+        if player is None:
+            return _too_many(request, wait)
         try:
-            return redirect(services.play_again(request.user, parse_int(posted["again"])))
+            return redirect(services.play_again(player, parse_int(posted["again"])))
         except ValueError:  # MoveRefused included
             error = _("There is no solo game of yours to play again.")
             posted = None

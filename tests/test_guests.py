@@ -189,6 +189,8 @@ def test_a_client_address_starts_at_most_30_guest_games_an_hour(client, db):
     assert "Too many games were started from your address" in response.text
     other_visitor = Client()  # the same address, no session: no guest made either
     assert other_visitor.post(reverse("new_solo")).status_code == 429
+    again = client.post(reverse("new_solo"), {"again": Match.objects.first().pk})
+    assert again.status_code == 429  # playing a game again is a game too
     assert User.objects.count() == 1 and Match.objects.count() == allowed
 
 
