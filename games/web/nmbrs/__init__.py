@@ -301,6 +301,13 @@ class NmbrsWeb:
     #: The standing choices a player can make for a match (``standing_move``).
     prefs = {"always_pass": gettext_lazy("Always pass when the discard is offered to me")}
 
+    @property
+    def tutorial(self):
+        """The game's "Learn to play" (``games.web.nmbrs.tutorial``)."""
+        from games.web.nmbrs.tutorial import TUTORIAL  # it reads this module's words
+
+        return TUTORIAL
+
     def describe(self, options: dict[str, Any]) -> list[str]:
         words = []
         if options.get("advanced"):
