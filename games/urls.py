@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from games import views
+from games import learn, views
 from games.inputs import IdConverter, UsernameConverter
 
 register_converter(IdConverter, "id")
@@ -20,6 +20,8 @@ urlpatterns = [
     path("solo/new/", views.new_solo, name="new_solo"),
     path("match/new/", views.new_match, name="new_match"),
     path("help/<slug:game>/", views.help_page, name="help"),
+    path("learn/", learn.learn, name="learn"),
+    path("learn/<slug:game>/", learn.learn_game, name="learn_game"),
     path("game/<id:match_id>/", views.game, name="game"),
     path("game/<id:match_id>/play/", views.play, name="play"),
     path("game/<id:match_id>/commit/", views.commit, name="commit"),

@@ -183,7 +183,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and not accounts.is_guest(request):
         return redirect("home")
     form = SignupForm(_posted(request))
-    after = _next(request) or reverse("home")
+    after = _next(request) or reverse("learn")
     if request.method == "POST":
         wait = limits.over_limit(request, "signup", "ip", limits.SIGNUPS)
         if wait:
@@ -488,7 +488,7 @@ def help_page(request: HttpRequest, game: str) -> HttpResponse:
         adapter = web.adapter_for(game)
     except ValueError:
         raise Http404("No such game.") from None
-    context = {"game_name": find_game(game).name, **adapter.help_context()}
+    context = {"game": game, "game_name": find_game(game).name, **adapter.help_context()}
     return render(request, adapter.help_template, context)
 
 

@@ -150,6 +150,7 @@ def test_a_visitor_sees_both_games_ready_to_play_and_the_daily_puzzle(client, al
     for game in ("nmbr9", "nmbrs"):
         card = re.search(rf'data-game-card="{game}".*?</section>', page, re.S).group(0)
         assert "game-picture" in card and f'data-play-bot="{game}"' in card
+        assert f'href="{reverse("learn_game", args=[game])}" data-learn="{game}"' in card
         assert re.search(r'<option value="strong"', card)
     assert 'data-play-solo="nmbr9"' in page and 'data-play-solo="nmbrs"' not in page
     assert "Stack the numbers 0 to 9" in page and "Lay series of numbered cards" in page

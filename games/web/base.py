@@ -17,7 +17,17 @@ match's heading, log, standings and actions. An adapter has:
 - ``move(post)``: the move text a form posts and the ply its page knew (ValueError);
 - ``refusal(refused)``: a refused move (the rules' ``IllegalMove`` or the services'
   ``MoveRefused``) as a sentence in the page's language;
-- ``replay(match_view, query)``: the template context of a step of a finished match.
+- ``replay(match_view, query)``: the template context of a step of a finished match;
+- ``tutorial``: the game's "Learn to play" (a short guided game, ``games.learn``), with:
+
+  - ``template``, a page with the partials ``lesson`` (what a move changes) and ``turn``
+    (what a preview changes); ``summary``: what it teaches, in one line;
+  - ``read(query)``: the progress a page's address (or form) holds, checked again by the
+    rules and the lessons (ValueError with a message: not a game of the tutorial);
+  - ``move(progress, post)``: the progress after the move a form posts (``WrongMove`` when
+    the rules refuse it or the step wants another);
+  - ``context(progress)``: the template context; ``address(progress, preview=False)``: the
+    page's address for it (with ``preview``, also what the page previews).
 """
 
 from dataclasses import dataclass
@@ -63,6 +73,16 @@ def reason_text(refused, reasons, **extra) -> str:
         return str(text) % {**params, **extra}
     except (KeyError, TypeError, ValueError):
         return words
+
+
+class WrongMove(ValueError):
+    """A move a tutorial does not take: ``str()`` says why (the rule it breaks, or what its
+    step wants instead), in the page's language; ``shown`` is the progress to show with it:
+    what the move tried, nothing played."""
+
+    def __init__(self, message: str, shown) -> None:
+        super().__init__(message)
+        self.shown = shown
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,10 @@ def test_a_visitor_on_a_phone_starts_a_solo_game_from_the_home_page(open_browser
     expect(cards).to_have_count(2)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width  # nothing makes the page scroll sideways
+    page.locator('[data-learn="nmbrs"]').click()  # learning first: nothing is stored
+    expect(page.locator(".lesson")).to_be_visible()
+    assert not User.objects.exists()
+    page.go_back()
     page.locator('[data-play-solo="nmbr9"]').click()
     expect(page.locator('[data-ghost="legal"]')).to_have_count(1)
     expect(page.locator("[data-guest]")).to_have_text(WORDS[language]["guest"])

@@ -50,6 +50,9 @@ def test_no_page_scrolls_sideways_on_a_phone(open_browser, alice, bob):
         "/settings/",
         "/help/nmbr9/",
         "/help/nmbrs/",
+        "/learn/",
+        "/learn/nmbr9/?placed=9@0,0r0",
+        "/learn/nmbrs/?moves=take&pick=12&pick=14&pick=16",
     ]
     wide = {}
     for path in pages:

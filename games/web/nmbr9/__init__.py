@@ -511,6 +511,13 @@ class Nmbr9Web:
     options_form = OptionsForm
     prefs: dict[str, str] = {}
 
+    @property
+    def tutorial(self):
+        """The game's "Learn to play" (``games.web.nmbr9.tutorial``)."""
+        from games.web.nmbr9.tutorial import TUTORIAL  # it reads this module's reasons
+
+        return TUTORIAL
+
     # ----------------------------------------------------------------- options
 
     def describe(self, options: dict[str, Any]) -> list[str]:

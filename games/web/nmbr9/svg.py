@@ -259,20 +259,23 @@ def board_svg(
     css_class: str = "board",
     highlight: Iterable[tuple[Placement, int]] = (),
     coordinates: bool = False,
+    spots: Iterable[tuple[int, int]] = (),
 ) -> SafeString:
     """Render ``board`` (and an optional ghost tile) as inline SVG markup; the tiles in
     ``highlight`` (``(placement, level)``: those just placed, in a replay) are outlined.
     With ``coordinates`` the top row and left column carry the squares' coordinates (for
     placing by coordinates), and the picture has a size in pixels that narrow screens keep
-    (``SQUARE_PX`` a square)."""
+    (``SQUARE_PX`` a square). ``spots``: squares shaded and outlined as the places the ghost
+    may go (the squares a tutorial's step accepts it on)."""
     tiles, cells = _tiles(board.tiles)
+    spots = frozenset(spots)
     marked = set(highlight)
     highlights = [
         {"outline": shape.outline, "shift": _number(shape.shift)}
         for shape in (tile_shape(p, level) for p, level in board.tiles if (p, level) in marked)
     ]
     ghost_cells = ghost.cells() if ghost is not None else frozenset()
-    x0, y0, w, h = _bounds([*cells, *ghost_cells])
+    x0, y0, w, h = _bounds([*cells, *ghost_cells, *spots])
     if ghost is not None:
         label_x, label_y = _label_cell(ghost_cells)
         ghost_context = {
@@ -289,6 +292,7 @@ def board_svg(
         "tiles": tiles,
         "ghost": ghost_context if ghost is not None else None,
         "highlights": highlights,
+        "spots": {"squares": _squares(spots), "outline": _outline(spots)} if spots else None,
         "x0": str(x0),
         "y0": str(y0),
         "w": str(w),

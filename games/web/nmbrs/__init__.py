@@ -208,6 +208,33 @@ def refusal_text(refused) -> str:
     return sentence(reason_text(refused, REASONS, **card))
 
 
+def selection(view, picked: list[str], attempt: str = "") -> dict[str, Any]:
+    """What the cards a player selected in their turn make, from their ``view``: the plays
+    they make, else what they still need or why they make none; a written play's preview;
+    the discard of a single card."""
+    context: dict[str, Any] = {}
+    found = plays(view, picked)
+    context["plays"] = [_plan_data(plan) for plan in found]
+    if picked and not found:
+        wanted = needs(view, picked)
+        if wanted:
+            context["needs"] = [need_text(need) for need in wanted[:3]]
+        elif len(picked) == 1 and picked[0] != view.owed and not view.options.simplified:
+            context["only_discard"] = _card_name(picked[0])
+        else:
+            context["no_play"] = refusal_text(why_no_play(view, picked))
+    context["attempt"] = attempt
+    if attempt:
+        result = preview(view, attempt)
+        if isinstance(result, IllegalMove):
+            context["attempt_error"] = refusal_text(result)
+        else:
+            context["attempt_plan"] = _plan_data(result)
+    if len(picked) == 1 and not view.options.simplified:
+        context["discard_card"] = card_data(picked[0])
+    return context
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     """A player round the table: their seat and what everybody sees of them."""
@@ -275,6 +302,13 @@ class NmbrsWeb:
     options_form = OptionsForm
     #: The standing choices a player can make for a match (``standing_move``).
     prefs = {"always_pass": gettext_lazy("Always pass when the discard is offered to me")}
+
+    @property
+    def tutorial(self):
+        """The game's "Learn to play" (``games.web.nmbrs.tutorial``)."""
+        from games.web.nmbrs.tutorial import TUTORIAL  # it reads this module's words
+
+        return TUTORIAL
 
     def describe(self, options: dict[str, Any]) -> list[str]:
         words = []
@@ -391,7 +425,7 @@ class NmbrsWeb:
         context["clear_url"] = self._pick_url(url, [], sort)
         context["must_draw"] = view.must_draw
         if context["choice"] == "play":
-            self._plays(mv, context, picked, attempt)
+            context.update(selection(view, picked, attempt))
         return context
 
     @staticmethod
@@ -401,29 +435,6 @@ class NmbrsWeb:
         if sort != "number":
             query.append(("sort", sort))
         return f"{url}?{urlencode(query)}"
-
-    def _plays(self, mv: MatchView, context: dict[str, Any], picked, attempt: str) -> None:
-        """The plays the selected cards make, a written play's preview, the discard."""
-        view = mv.view
-        found = plays(view, picked)
-        context["plays"] = [_plan_data(plan) for plan in found]
-        if picked and not found:
-            wanted = needs(view, picked)
-            if wanted:
-                context["needs"] = [need_text(need) for need in wanted[:3]]
-            elif len(picked) == 1 and picked[0] != view.owed and not view.options.simplified:
-                context["only_discard"] = _card_name(picked[0])
-            else:
-                context["no_play"] = refusal_text(why_no_play(view, picked))
-        context["attempt"] = attempt
-        if attempt:
-            result = preview(view, attempt)
-            if isinstance(result, IllegalMove):
-                context["attempt_error"] = refusal_text(result)
-            else:
-                context["attempt_plan"] = _plan_data(result)
-        if len(picked) == 1 and not view.options.simplified:
-            context["discard_card"] = card_data(picked[0])
 
     def _last_deal(self, mv: MatchView) -> str:
         """How the last deal that ended ended."""
@@ -543,4 +554,4 @@ class NmbrsWeb:
 
 ADAPTER = NmbrsWeb()
 
-__all__ = ["ADAPTER", "NmbrsWeb"]
+__all__ = ["ADAPTER", "NmbrsWeb", "selection"]
