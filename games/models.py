@@ -71,7 +71,9 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk}"  # the kind in the active language
+        # The kind in the active language (the label, not get_kind_display(), which builds a
+        # mapping of every choice each time: lists of matches write dozens of these).
+        return f"{self.Kind(self.kind).label} #{self.pk}"
 
     def get_absolute_url(self) -> str:
         # A preview asks for it 3 times, a move's answer 5 (links, forms, polling): made once.
