@@ -317,3 +317,12 @@ def test_a_browser_asking_for_favicon_ico_is_sent_to_the_sites_icon(client):
     assert response.status_code == 301
     assert response["Location"] == static("favicon.svg")
     assert client.head("/favicon.ico").status_code == 301
+
+
+def test_a_refused_move_stays_in_place_in_debug_mode_too(client, alice, solo, settings):
+    """django-htmx's debug script (added by its htmx_script tag when DEBUG is on) replaces
+    the whole page with any 400 answer: the site's refused moves are 400s shown in place."""
+    settings.DEBUG = True
+    client.force_login(alice)
+    page = client.get(solo.get_absolute_url()).text
+    assert "django_htmx/htmx-2.min.js" in page and "django-htmx.js" not in page

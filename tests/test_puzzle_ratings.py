@@ -208,6 +208,10 @@ def test_the_leaderboards_of_streaks_and_best_solo_scores(client, alice, bob, ca
     profile = client.get(reverse("profile", args=["bob"])).text
     assert f'href="{reverse("replay", args=[best.match_id])}" data-best-replay' in profile
     assert client.get(reverse("leaderboard"), {"board": "nothing"}).status_code == 404
+    # nmbrs! has no solo games: no list of them, and its address is not found (not a 500)
+    page = client.get(reverse("leaderboard")).text
+    assert "board=solo&amp;game=nmbr9" in page and "board=solo&amp;game=nmbrs" not in page
+    assert client.get(reverse("leaderboard"), {"board": "solo", "game": "nmbrs"}).status_code == 404
 
 
 def test_the_leaderboards_ask_the_same_number_of_queries_however_long(client, alice, bob, carol):

@@ -75,7 +75,9 @@ def boards() -> list[Board]:
                 found.append(Board("rating", slug, pool, f"{rules.name}: {pools[pool]}"))
     found.append(Board(STREAKS, PUZZLE_GAME, "", _("Daily puzzle streaks")))
     for slug, rules in GAMES.items():
-        found.append(Board(SOLO, slug, "", _("%(game)s: best solo scores") % {"game": rules.name}))
+        if 1 in rules.players:  # a game with solo games
+            label = _("%(game)s: best solo scores") % {"game": rules.name}
+            found.append(Board(SOLO, slug, "", label))
     return found
 
 
