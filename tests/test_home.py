@@ -173,3 +173,23 @@ def alice_rival():
     from django.contrib.auth.models import User
 
     return User.objects.create_user("rival", "rival@example.com", "a-Long-pa55word")
+
+
+def test_a_game_against_a_bot_is_under_your_move_while_the_move_is_yours(client, alice):
+    """A bot's match has no time limit, so no deadline: the seat notes the decision owed."""
+    match = services.start_against_bot(alice, "easy", game="nmbrs")
+    client.force_login(alice)
+    page = client.get(reverse("home")).text
+    your_move = page[page.index("data-your-move") :]
+    assert f'data-match="{match.pk}"' in your_move
+    assert services.owed_match_ids(alice) == [match.pk]
+    assert page.startswith("<!doctype html>") and "<title>(1) " in page
+    record = services.load(match)
+    services.play(match.pk, alice, str(record.rules.auto_move(record.state, 0)), 0)
+    while match.pk in services.owed_match_ids(alice):  # take or draw, lay, discard: all hers
+        record = services.load(match)
+        made = len(record.moves_of(record.seats[0]))
+        services.play(match.pk, alice, str(record.rules.auto_move(record.state, 0)), made)
+    page = client.get(reverse("home")).text
+    assert "data-your-move" not in page
+    assert f'data-match="{match.pk}"' in page[page.index("data-waiting-matches") :]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 
 from games import ratings
 from games.models import DailyResult, Match, Puzzle, Rating, Seat
@@ -76,7 +76,7 @@ def dashboard(player, seeks) -> Dashboard:
         .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
         .select_related("match__created_by")
         .prefetch_related(with_others)
-        .order_by("deadline", "-match__started", "-match__created", "id")
+        .order_by(F("deadline").asc(nulls_last=True), "-match__started", "-match__created", "id")
     )
     entries = _entries(s for s in current if s.match.kind in _MATCHES)
     running = [e for e in entries if e.seat.match.status == Match.Status.ACTIVE]

@@ -50,6 +50,8 @@ def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | Non
         finish.finish(record, changes, outcome, now)
     elif record.match.time_per_move is not None:
         _deadlines(record, changes, now, moved)
+    else:
+        _owed_without_deadlines(record)
     bots.settle(record, changes, now, moved)
     if record.match.time_per_move is not None:
         # "Your move" lasts while the move is owed: not once the player has made it (they
@@ -115,6 +117,17 @@ def _deadlines(record: Record, changes: Changes, now: datetime, moved: Seat | No
             changes.notify_your_move(seat.player_id, match)
         if seat is not moved and not seat.mail_reminder:
             seat.mail_at = now
+
+
+def _owed_without_deadlines(record: Record) -> None:
+    """A match with no time limit (a game against a bot) has no deadlines: a player's seat
+    notes the decision they owe in it (``turn``, None when they owe none), so that the lists
+    of matches waiting for their move find it."""
+    rules, state = record.rules, record.state
+    to_move = rules.to_move(state)
+    for seat in record.seats:
+        owes = not seat.bot and seat.state == Seat.State.PLAYING and seat.index in to_move
+        seat.turn = rules.turn(state, seat.index) if owes else None
 
 
 def expire(seat_id: int, *, now: datetime | None = None) -> bool:

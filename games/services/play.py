@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -51,21 +52,25 @@ def your_moves(player):
     """The player's seats in running matches (not solo games) that owe a move, the most
     urgent first: "next game" (``owed_match_ids``: the same, by match id, for the count in
     the tab title; ``owes_move``: the same question of one seat)."""
-    return Seat.objects.filter(
-        player=player,
-        state=Seat.State.PLAYING,
-        deadline__isnull=False,
-        match__status=Match.Status.ACTIVE,
-        match__kind__in=[Match.Kind.MATCH, Match.Kind.CHALLENGE],
-    ).order_by("deadline", "id")
+    return (
+        Seat.objects.filter(
+            player=player,
+            state=Seat.State.PLAYING,
+            match__status=Match.Status.ACTIVE,
+            match__kind__in=[Match.Kind.MATCH, Match.Kind.CHALLENGE],
+        )
+        .filter(Q(deadline__isnull=False) | Q(match__time_per_move=None, turn__isnull=False))
+        .order_by(F("deadline").asc(nulls_last=True), "id")
+    )
 
 
 def owes_move(seat: Seat) -> bool:
-    """Whether ``seat`` (with its match) is one of ``your_moves``."""
+    """Whether ``seat`` (with its match) is one of ``your_moves``: it has a deadline, or, in a
+    match with no time limit, a decision owed."""
     match = seat.match
     return (
         seat.state == Seat.State.PLAYING
-        and seat.deadline is not None
+        and (seat.deadline is not None or (match.time_per_move is None and seat.turn is not None))
         and match.status == Match.Status.ACTIVE
         and match.kind in (Match.Kind.MATCH, Match.Kind.CHALLENGE)
     )
@@ -86,9 +91,12 @@ def owed_match_ids(player) -> list[int]:
         f"SELECT {match_id} FROM {quote(seat.db_table)} s"
         f" INNER JOIN {quote(match.db_table)} m ON m.{column(match, 'id')} = {match_id}"
         f" WHERE s.{column(seat, 'player')} = %s AND s.{column(seat, 'state')} = %s"
-        f" AND s.{column(seat, 'deadline')} IS NOT NULL AND m.{column(match, 'status')} = %s"
+        f" AND (s.{column(seat, 'deadline')} IS NOT NULL OR"
+        f" (m.{column(match, 'time_per_move')} IS NULL AND s.{column(seat, 'turn')} IS NOT NULL))"
+        f" AND m.{column(match, 'status')} = %s"
         f" AND m.{column(match, 'kind')} IN (%s, %s)"
-        f" ORDER BY s.{column(seat, 'deadline')}, s.{column(seat, 'id')}"
+        f" ORDER BY s.{column(seat, 'deadline')} IS NULL, s.{column(seat, 'deadline')},"
+        f" s.{column(seat, 'id')}"
     )
     params = [player.pk, Seat.State.PLAYING.value, Match.Status.ACTIVE.value]
     params += [Match.Kind.MATCH.value, Match.Kind.CHALLENGE.value]
