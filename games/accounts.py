@@ -5,7 +5,7 @@ or log in."""
 from __future__ import annotations
 
 from functools import wraps
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -13,6 +13,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from games import limits
@@ -74,14 +75,29 @@ def account_required(view):
     @wraps(view)
     def checked(request: HttpRequest, *args, **kwargs):
         if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
+            messages.info(request, _("Log in or create an account to play with other players."))
+            return redirect_to_login(_back(request))
         if is_guest(request):
             messages.info(
                 request,
                 _("Create an account to play with other players: your games come with you."),
             )
-            back = request.get_full_path() if request.method == "GET" else reverse("home")
-            return redirect(f"{reverse('signup')}?{urlencode({'next': back})}")
+            return redirect(f"{reverse('signup')}?{urlencode({'next': _back(request)})}")
         return view(request, *args, **kwargs)
 
     return checked
+
+
+def _back(request: HttpRequest) -> str:
+    """Where to come back to once signed in: the page asked for, or, for a form sent (a
+    POST, which cannot be asked for again by an address), the page of this site it was sent
+    from."""
+    if request.method == "GET":
+        return request.get_full_path()
+    sent_from = request.META.get("HTTP_REFERER", "")
+    if url_has_allowed_host_and_scheme(
+        sent_from, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        parts = urlsplit(sent_from)
+        return parts.path + (f"?{parts.query}" if parts.query else "")
+    return reverse("home")

@@ -54,7 +54,7 @@ from games.models import (
     Seat,
 )
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import MatchView, MoveRefused, boards, bots, dashboard, puzzles
+from games.services import MatchView, MoveRefused, boards, bots, dashboard, finish, puzzles
 from games.web.charts import rating_chart_svg
 
 PLAY = "games/game.html#play"
@@ -592,6 +592,10 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
             context["par"] = match.puzzle.par if shown else None
             if match.daily:
                 context["counted"] = puzzles.counted_for_its_day(match)
+                # A guest's attempt counts once they have an account (if none of its counts).
+                context["counts_on_sign_up"] = (
+                    accounts.is_guest(request) and mv.is_player and finish.on_its_day(match)
+                )
         if match.kind == Match.Kind.SOLO and seat_shown is not None:
             best = services.personal_best(seat_shown.player)
             context["best"] = best

@@ -102,6 +102,8 @@ def test_signing_up_keeps_the_guests_games_and_counts_their_daily(client):
     attempt = Match.objects.get(created_by=guest, daily=True)
     finish(attempt, guest)
     games = set(Match.objects.filter(created_by=guest).values_list("pk", flat=True))
+    end = client.get(attempt.get_absolute_url()).text
+    assert "data-counts-on-sign-up" in end and "data-practice" not in end
 
     response = sign_up(client)
     assert response.status_code == 302
@@ -221,3 +223,20 @@ def test_the_sweep_removes_an_idle_guest(celery_worker, client):
     tasks.sweep.delay()
     wait_for(lambda: not User.objects.filter(pk=idle.pk).exists())
     assert Match.objects.count() == 0
+
+
+def test_joining_a_seat_leads_to_sign_up_and_back_to_where_the_form_was(client, alice):
+    seek = services.create_match(alice, players=2, time_control="1d", rated=True, open=True)
+    lobby = "http://testserver" + reverse("lobby")
+    response = client.post(reverse("join", args=[seek.pk]), HTTP_REFERER=lobby)
+    assert response.status_code == 302  # a visitor: log in (or create an account), then back
+    assert response.url == f"{reverse('login')}?next=/lobby/"
+    login = client.get(response.url).text
+    assert "Log in or create an account to play with other players." in login
+    assert f'href="{reverse("signup")}?next=/lobby/"' in login
+    client.post(reverse("new_solo"))  # now a guest
+    response = client.post(reverse("join", args=[seek.pk]), HTTP_REFERER=lobby)
+    assert response.url == f"{reverse('signup')}?next=%2Flobby%2F"
+    elsewhere = client.post(reverse("join", args=[seek.pk]), HTTP_REFERER="https://evil.example/")
+    assert elsewhere.url == f"{reverse('signup')}?next=%2F"
+    assert Seat.objects.filter(match=seek).count() == 1

@@ -85,12 +85,19 @@ def _count_puzzle(match: Match, seats: list[Seat]) -> None:
             count_for_the_day(match, seat.player_id, seat.score)
 
 
+def on_its_day(match: Match) -> bool:
+    """Whether a finished daily attempt was both started and finished on its puzzle's day:
+    the first such attempt of a player counts for the day."""
+    day = match.puzzle.daily_on
+    return match.daily and day == match.started.date() == match.finished.date()
+
+
 def count_for_the_day(match: Match, player_id: int, score: int) -> bool:
     """Make a finished daily attempt the player's result of its day, if it was both started
     and finished on the puzzle's day and no other attempt of theirs counts for it yet."""
-    day = match.puzzle.daily_on
-    if not match.daily or not day == match.started.date() == match.finished.date():
+    if not on_its_day(match):
         return False  # practice: an attempt not both started and finished on the puzzle's day
+    day = match.puzzle.daily_on
     try:
         with transaction.atomic():
             DailyResult.objects.create(
