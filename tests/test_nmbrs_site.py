@@ -341,3 +341,25 @@ def test_always_pass_answers_offers_at_once(client, alice, bob, carol):
     client.force_login(bob)
     client.post(reverse("prefs", args=[match.pk]), {})
     assert services.load(match).seats[1].prefs == {"always_pass": False}
+
+
+@pytest.mark.parametrize(
+    ("text", "english", "german"),
+    [
+        ("lay 12,JR=14,16", "the series 12, joker as 14, 16", "die Reihe 12, Joker als 14, 16"),
+        ("extend 1: 35", "35 on series 1", "35 an Reihe 1"),
+        ("insert 2: 20", "20 into series 2", "20 in Reihe 2"),
+        ("cross 3@14: 7,21", "7, 21 across series 3 at 14", "7, 21 quer durch Reihe 3 bei 14"),
+        ("join 3+5: 22", "22 joining series 3 and 5", "22, die Reihe 3 und 5 verbindet"),
+        ("swap 4: 42", "42 for the joker in series 4", "42 für den Joker in Reihe 4"),
+        ("discard 9", "discard 9", "discard 9"),
+    ],
+)
+def test_a_play_is_written_in_words(text, english, german):
+    from django.utils import translation
+
+    from games.web.nmbrs import play_words
+
+    assert play_words(text) == english
+    with translation.override("de"):
+        assert play_words(text) == german

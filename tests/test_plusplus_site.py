@@ -130,7 +130,8 @@ def test_a_turn_is_composed_step_by_step_and_confirmed_at_once(client, alice):
     first_add = re.search(r'href="([^"]+)"[^>]*data-add-step', page).group(1)
     drafted = client.get(first_add.replace("&amp;", "&"), **HTMX).text
     assert "Your turn so far" in drafted
-    step = re.search(r"<li><code translate=\"no\">(place [^<]+)</code></li>", drafted).group(1)
+    step = re.search(r'<li title="(place [^"]+)" data-notation data-step', drafted).group(1)
+    assert re.search(r"data-step=\"place [^\"]+\">alice placed the \d on level 0\.<", drafted)
     filler = client.get(links(drafted, "data-piece")["Gap filler F1"], **HTMX).text
     assert "Fits on level" in filler
     assert Move.objects.count() == 0  # nothing is played while composing
@@ -272,7 +273,7 @@ def test_the_special_tile_move_lists_the_tiles_free_to_move(client, alice):
     add = re.search(r'href="([^"]+)"[^>]*data-add-step', moving)
     assert add is not None, "the default spot of the moved tile is legal"
     drafted = client.get(add.group(1).replace("&amp;", "&"), **HTMX).text
-    assert re.search(r"<li><code translate=\"no\">move \d@", drafted)
+    assert re.search(r'data-step="move \d@[^"]+">alice moved the \d to level \d\.<', drafted)
     assert confirm(client, match, drafted).status_code == 302
     text = Move.objects.filter(match=match).order_by("-ply").first().text
     assert text.startswith("move ") and "; place " in text

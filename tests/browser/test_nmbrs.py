@@ -47,7 +47,7 @@ def make(page, text: str) -> None:
         page.fill('input[name="attempt"]', text)
         answered(page, lambda: page.get_by_role("button", name="Preview").click())
         expect(page.locator("[data-verdict].ok, .verdict.ok")).to_be_visible()
-        answered(page, lambda: page.get_by_role("button", name=f"Play {text}").click())
+        answered(page, lambda: page.locator('.write-play [data-move="play"]').click())
         return
     expect(listed.locator(".points")).to_be_visible()
     answered(page, lambda: listed.locator("button").click())

@@ -474,6 +474,19 @@ def _default_ghost(
     )
 
 
+def _drafted_words(mv: MatchView, so_far: Turn, own) -> list[Said]:
+    """The steps of the turn composed so far in words, as the log will tell them (``own``:
+    the player's display after them, which says the level of each piece)."""
+    pieces = [
+        step.target if isinstance(step, Move) else step.placement
+        for step in so_far.steps
+        if isinstance(step, Place | Fill | Build | Move)
+    ]
+    levels = tuple(max(lv for p, lv in own.tiles if p == piece) for piece in pieces)
+    name = mv.seats[own.player].player.username
+    return StepWords()(name, Logged(0, so_far, levels))
+
+
 def _pieces(view, main_done: bool) -> list[str]:
     """What a turn may place next from ``view`` (the turn composed so far): the card's tile
     until it is placed, the gap fillers still held, the reserved tile, a tile to move where
@@ -710,7 +723,7 @@ class Nmbr9Web:
             compose=compose,
             piece=piece,
             compose_fields=compose.query(),
-            steps=[str(step) for step in so_far.steps] if so_far else [],
+            steps=_drafted_words(mv, so_far, own) if so_far else [],
             main_done=main_done,
             choose_first=choose_first,
             score=own.score,

@@ -24,12 +24,13 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
-from games.contract import LEAVE, IllegalMove
+from games.contract import LEAVE, IllegalMove, InvalidMove
 from games.forms import SideLabels
 from games.inputs import StrictIntegerField, parse_int
 from games.nmbrs import JOKERS
 from games.nmbrs.cards import CARDS, COLOURS
 from games.nmbrs.game import Logged
+from games.nmbrs.moves import Move
 from games.nmbrs.preview import needs, plays, preview, why_no_play
 from games.nmbrs.view import card_data
 from games.services import MatchView
@@ -72,6 +73,7 @@ def _plan_data(plan) -> dict[str, Any]:
     """A play as a page shows it: its text, points and the series it makes."""
     return {
         "text": str(plan.move),
+        "words": play_words(str(plan.move)),
         "points": plan.points,
         "series": [(number, _cards(slots)) for number, slots in plan.changes if slots],
     }
@@ -254,6 +256,35 @@ def _card_name(card: str | None) -> str:
     return _("joker") if card in JOKERS else card
 
 
+#: A play in words, by its kind: what it puts where (the log says who played it, a button
+#: offers to play it).
+PLAY_WORDS = {
+    "lay": gettext_lazy("the series %(cards)s"),
+    "extend": gettext_lazy("%(cards)s on series %(series)s"),
+    "insert": gettext_lazy("%(cards)s into series %(series)s"),
+    "cross": gettext_lazy("%(cards)s across series %(series)s at %(at)s"),
+    "join": gettext_lazy("%(cards)s joining series %(series)s and %(other)s"),
+    "swap": gettext_lazy("%(card)s for the joker in series %(series)s"),
+}
+
+
+def play_words(text: str) -> str:
+    """A play written in the notation (``lay 12,JR=14,16``) in words: "the series 12,
+    joker as 14, 16"; any other text as it is."""
+    try:
+        move = Move.parse(text)
+    except InvalidMove:
+        return text
+    if move.kind not in PLAY_WORDS:
+        return text
+    cards = ", ".join(
+        _("joker as %(number)s") % {"number": c.number} if c.joker else str(c.number)
+        for c in move.cards
+    )
+    words = {"cards": cards, "series": move.series, "at": move.at, "other": move.other}
+    return str(PLAY_WORDS[move.kind]) % {**words, "card": move.card}
+
+
 def _log_text(line: Logged, seats) -> str:
     """One line of the public history as a sentence."""
     if line.move == "end":
@@ -289,7 +320,7 @@ def _log_text(line: Logged, seats) -> str:
         "%(player)s played %(move)s for %(points)s point.",
         "%(player)s played %(move)s for %(points)s points.",
         line.points,
-    ) % {**words, "move": line.move, "points": line.points}
+    ) % {**words, "move": play_words(line.move), "points": line.points}
 
 
 class NmbrsWeb:
