@@ -689,3 +689,40 @@ def test_the_address_follows_the_turn_composed_when_no_piece_is_placed(client, a
     address = added["HX-Replace-Url"]
     assert address.startswith(match.get_absolute_url() + "?steps=place+")
     assert "x=" not in address  # no piece shown, no spot
+
+
+def test_a_tile_moved_down_shows_what_the_turn_loses_and_the_score_stays_the_committed_one(
+    client, alice
+):
+    """The turn's verdict says what a piece adds or takes away ("-8"), and the score above the
+    board is the one played so far, whatever is being composed."""
+    match = start_solo(client, alice, breaking="chosen", specials=["move"])
+    for made in range(20):
+        game = state(match)
+        board = game.board(0)
+        for placement, level in board.tiles:
+            if level == 0 or placement.number is None:
+                continue
+            rest = board.copy()
+            try:
+                rest.remove(placement)
+            except Exception:  # something lies on it
+                continue
+            spots = [p for p in rest.legal_placements(placement.piece) if rest.level_of(p) == 0]
+            if not spots:
+                continue
+            to = spots[0]
+            query = {
+                "piece": "move",
+                "src": str(placement),
+                "x": to.x,
+                "y": to.y,
+                "rotation": to.rotation,
+            }
+            page = client.get(match.get_absolute_url(), query).text
+            lost = placement.number * level
+            assert f"Fits on level 0 (-{lost})" in page
+            assert f"data-score>{game.score(0)}<" in page
+            return
+        services.play(match.pk, alice, str(RULES.auto_move(game, 0)), made)
+    pytest.fail("no tile above level 0 could be moved down")

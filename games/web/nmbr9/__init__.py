@@ -726,7 +726,6 @@ class Nmbr9Web:
             steps=_drafted_words(mv, so_far, own) if so_far else [],
             main_done=main_done,
             choose_first=choose_first,
-            score=own.score,
             board=board,
             markers=decision.markers,
             fillers=decision.fillers,
@@ -821,7 +820,9 @@ class Nmbr9Web:
             # The highest: a tile on an identical one ("one") lies on top of it.
             level = max(lv for p, lv in after.displays[decision.player].tiles if p == ghost)
             context["level"] = level
-            context["gain"] = after.displays[decision.player].score - own.score
+            # What this piece adds to the turn's score so far ("-9": a tile moved down).
+            gain = after.displays[decision.player].score - own.score
+            context["gain"] = f"{gain:+d}" if gain else ""
             # "Add, then more…" only where the turn can go on after this step.
             if _pieces(after, main_done or piece == "card"):
                 context["add_url"] = link(compose.then(step))
