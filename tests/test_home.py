@@ -112,6 +112,9 @@ def test_an_invitation_says_what_the_match_is_and_is_accepted_from_the_home_page
     ):
         assert words in entry
     assert "data-accept" in entry and "data-decline" in entry
+    client.force_login(bob)  # its creator: waiting for the seat to be taken
+    assert "1 of 2 seats taken" in client.get(reverse("home")).text
+    client.force_login(alice)
     response = client.post(reverse("join", args=[match.pk]))
     assert response.status_code == 302
     match.refresh_from_db()

@@ -137,7 +137,7 @@ def eager_tasks():
         ({"players": 2, "invite": ["nobody"]}, "No player is called nobody"),
         ({"players": 2, "invite": ["alice"]}, "invite somebody else"),
         ({"players": 2, "invite": ["ALICE"]}, "invite somebody else"),
-        ({"players": 2, "invite": ["bob", "carol"]}, "room for 1 invitations"),
+        ({"players": 2, "invite": ["bob", "carol"]}, "room for 1 invitation."),
         ({"players": 3, "invite": ["bob"], "open": False}, "Invite a player for every seat"),
         ({"players": 2, "invite": ["bob"], "time_control": "2h"}, "time per move"),
         ({"players": 2, "invite": ["bob"], "options": {"pace": "fast"}}, "Pace must be"),

@@ -239,6 +239,10 @@ def why_no_play(view: View, cards: Iterable[str]) -> IllegalMove:
         if isinstance(refused, IllegalMove):
             return refused
     if view.viewer is not None and not view.laid[view.viewer]:
+        if len(cards) < 3:  # more cards from the hand would make no series either
+            return IllegalMove(
+                "these cards make no series with the cards in your hand", code="no-series"
+            )
         return IllegalMove(
             "you must lay a series of 3 or more cards before adding cards to the table",
             code="lay-first",

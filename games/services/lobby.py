@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from games.models import Match, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
@@ -78,7 +78,11 @@ def check_match_settings(
     names = list(by_key.values())
     if len(names) > players - 1:
         raise MoveRefused(
-            _("A %(players)s-player match has room for %(room)s invitations.")
+            ngettext(
+                "A %(players)s-player match has room for %(room)s invitation.",
+                "A %(players)s-player match has room for %(room)s invitations.",
+                players - 1,
+            )
             % {"players": players, "room": players - 1}
         )
     bot_names = [n for n in names if bots.is_bot_name(n)]

@@ -93,3 +93,9 @@ def test_a_need_is_plain_data_for_the_pages_words():
     assert need.code == "join"
     assert need.params == {"more": 2, "cards": ("8", "JR"), "series": 1, "other": 2}
     assert str(need) == "2 more cards to join series 1 and 2, such as 8 and JR"
+
+
+def test_cards_that_can_make_no_series_are_told_so_not_to_lay_first():
+    state = position(hands=["13,79,50,60", OTHER])
+    assert needs(view(state, 0), ["13", "79"]) == []
+    assert why_no_play(view(state, 0), ["13", "79"]).code == "no-series"

@@ -153,6 +153,7 @@ REASONS = {
     "not-a-play": gettext_lazy("this is not a play"),
     "spectator": gettext_lazy("spectators do not play"),
     "no-play": gettext_lazy("these cards make no play on the table as it is: write the play out"),
+    "no-series": gettext_lazy("these cards make no series with the cards in your hand"),
     "too-few-cards": gettext_lazy("a series needs at least 3 cards: %(numbers)s"),
     "number-twice": gettext_lazy("%(number)s appears twice in %(numbers)s"),
     "uneven-steps": gettext_lazy(
