@@ -85,6 +85,14 @@ def test_a_visitor_on_a_phone_starts_a_solo_game_from_the_home_page(open_browser
     expect(cards).to_have_count(2)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width  # nothing makes the page scroll sideways
+    cramped = page.evaluate(
+        """() => [...document.querySelectorAll(".nmbrs-card")].filter(card => {
+            const [outer, inner] = [card, card.querySelector("b")]
+                .map(e => e.getBoundingClientRect());
+            return inner.left - outer.left < 4 || outer.right - inner.right < 4;
+        }).map(card => card.textContent)"""
+    )
+    assert cramped == []  # a joker's "J=14" keeps clear of its card's border
     page.locator('[data-learn="nmbrs"]').click()  # learning first: nothing is stored
     expect(page.locator(".lesson")).to_be_visible()
     assert not User.objects.exists()

@@ -63,3 +63,15 @@ def test_no_page_scrolls_sideways_on_a_phone(open_browser, alice, bob):
         if width > 390:
             wide[path] = width
     assert wide == {}
+
+
+def test_a_long_german_heading_stays_inside_its_card_on_a_phone(open_browser, alice):
+    page = log_in(open_browser(locale="de", **PHONE), "alice")
+    page.goto(page.url.rstrip("/") + "/notifications/")
+    expect(page.locator("h1")).to_have_text("Benachrichtigungen")
+    heading, card = (
+        page.locator(selector).first.bounding_box() for selector in ("h1", "main .card")
+    )
+    assert heading["x"] + heading["width"] <= card["x"] + card["width"]
+    widest = page.evaluate("document.querySelector('h1').scrollWidth")
+    assert widest <= page.evaluate("document.querySelector('h1').clientWidth")
