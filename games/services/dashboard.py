@@ -6,10 +6,12 @@ Reads only, in a number of queries that does not grow with the number of matches
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
-from django.db.models import F, Prefetch
+from django.db.models import F
 
 from games import ratings
 from games.models import DailyResult, Match, Puzzle, Rating, Seat
@@ -28,13 +30,21 @@ STREAK_DAYS = 400
 _MATCHES = (Match.Kind.MATCH, Match.Kind.CHALLENGE)
 
 
+class Other(NamedTuple):
+    """Another player's seat in one of the player's matches, as the list names it."""
+
+    name: str
+    bot: str
+    state: str
+
+
 @dataclass
 class Entry:
     """One of the player's matches: their seat (with its match), the others' seats, and their
     view of it (None: not pictured), which the page draws as ``picture``."""
 
     seat: Seat
-    others: list[Seat]
+    others: list[Other]
     view: MatchView | None = None
     picture: str = ""
 
@@ -62,37 +72,40 @@ class Dashboard:
     daily_open: Seat | None
 
 
-def _entries(seats) -> list[Entry]:
-    return [Entry(seat, [s for s in seat.match.seats.all() if s.pk != seat.pk]) for seat in seats]
+def _entries(seats: list[Seat]) -> list[Entry]:
+    """The player's ``seats`` with the other seats of their matches (one query)."""
+    others: dict[int, list[Other]] = defaultdict(list)
+    for match_id, name, bot, state in (
+        Seat.objects.filter(match_id__in={seat.match_id for seat in seats})
+        .exclude(pk__in=[seat.pk for seat in seats])
+        .order_by("match_id", "index")
+        .values_list("match_id", "player__username", "bot", "state")
+    ):
+        others[match_id].append(Other(name, bot, state))
+    return [Entry(seat, others[seat.match_id]) for seat in seats]
 
 
 def dashboard(player, seeks) -> Dashboard:
     """``player``'s home page; ``seeks``: the open matches they may join (the lobby's)."""
-    with_others = Prefetch("match__seats", queryset=Seat.objects.select_related("player"))
     mine = Seat.objects.filter(player=player).select_related("match")
     # Every game of theirs not over yet, in one query with the others' seats in a second.
     current = list(
         mine.filter(match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING])
         .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
         .select_related("match__created_by")
-        .prefetch_related(with_others)
         .order_by(F("deadline").asc(nulls_last=True), "-match__started", "-match__created", "id")
     )
-    entries = _entries(s for s in current if s.match.kind in _MATCHES)
+    entries = _entries([s for s in current if s.match.kind in _MATCHES])
     running = [e for e in entries if e.seat.match.status == Match.Status.ACTIVE]
     your_move = [e for e in running if owes_move(e.seat)]
     waiting = [e for e in running if not owes_move(e.seat)]
     pictured = (your_move + waiting)[:PICTURED]
-    views = glances(
-        [e.seat for e in pictured], {e.seat.match_id: [e.seat, *e.others] for e in pictured}
-    )
+    views = glances([e.seat for e in pictured])
     for entry in pictured:
         entry.view = views[entry.seat.match_id]
     pending = [e for e in entries if e.seat.match.status == Match.Status.WAITING]
     finished = _entries(
-        mine.filter(match__status=Match.Status.FINISHED)
-        .prefetch_related(with_others)
-        .order_by("-match__finished")[:RECENT]
+        list(mine.filter(match__status=Match.Status.FINISHED).order_by("-match__finished")[:RECENT])
     )
     held = Rating.objects.filter(player=player, games__gt=0).order_by("game", "pool")
     daily = puzzles.daily_puzzle()  # published by the hourly job (or the daily page)

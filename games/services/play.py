@@ -150,20 +150,19 @@ def view_match(match_id: int, user) -> MatchView:
     return view_of(load(match, seats), seat)
 
 
-def glances(seats: list[Seat], seated: dict[int, list[Seat]] | None = None) -> dict[int, MatchView]:
+def glances(seats: list[Seat]) -> dict[int, MatchView]:
     """The view each seat's player has of its running match (``seats`` with their matches:
     one player's, as the home page lists them), by match: two queries whatever their number,
-    one for the matches' seats (none if ``seated`` has them, by match) and one for their
-    moves."""
+    one for the matches' seats and one for their moves."""
     matches = {seat.match_id: seat.match for seat in seats}
-    if seated is None:
-        seated = defaultdict(list)
-        for seat in Seat.objects.filter(match_id__in=matches).select_related("player"):
-            seated[seat.match_id].append(seat)
-    seated = {match_id: sorted(seated[match_id], key=lambda s: s.index) for match_id in matches}
-    for match_id, others in seated.items():
-        for seat in others:
-            seat.match = matches[match_id]
+    seated: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(match_id__in=matches)
+        .select_related("player")
+        .order_by("match_id", "index")
+    ):
+        seat.match = matches[seat.match_id]
+        seated[seat.match_id].append(seat)
     moves: dict[int, list[Made]] = defaultdict(list)
     for match_id, seat_id, text in (
         Move.objects.filter(match_id__in=matches)
