@@ -7,6 +7,11 @@ the caller carries on: the committed change stands, and the periodic sweep
 
 Tasks are named (``"games.tasks.rate_match"``), so that the code sending them need not
 import the tasks module, which imports the services.
+
+Slow work (par searches, puzzle refills, player figures) goes to a queue of its own, which
+a worker of its own consumes: a deadline, a bot's move, a rating or a mail never waits behind
+it. No task is ever sent with an ETA or a countdown: a worker holding one when Redis goes
+away is killed by kombu's Redis transport, and the sweep times all work from the database.
 """
 
 import logging
@@ -24,6 +29,31 @@ logger = logging.getLogger(__name__)
 #: move could be answered after the web server's own time limit. The sweep sends the work.
 AWAY_SECONDS = 30.0
 _away_until = 0.0
+
+#: The tasks that may run for minutes: they go to the slow queue (see ``route``).
+SLOW_TASKS = frozenset(
+    {
+        "games.tasks.compute_par",
+        "games.tasks.refill_puzzles",
+        "games.tasks.publish_daily",
+        "games.tasks.refresh_player_stats",
+    }
+)
+
+
+def queue_names(default: str | None = None) -> list[str]:
+    """The queues the site's workers consume: the default one (``CELERY_QUEUE``, or
+    ``default``), then the slow one."""
+    default = default or current_app.conf.task_default_queue
+    return [default, f"{default}-slow"]
+
+
+def route(name: str, args, kwargs, options, task=None, **rest) -> dict | None:
+    """Celery's router (``CELERY_TASK_ROUTES``): slow tasks to the slow queue, the rest to
+    the default one. Read when each task is sent, so a changed default queue carries over."""
+    if name in SLOW_TASKS:
+        return {"queue": queue_names()[1]}
+    return None
 
 
 def send_now(task: str, *args) -> bool:
@@ -49,12 +79,18 @@ def broker_back() -> None:
     _away_until = 0.0
 
 
-def send(task: str, *args, unsent: Callable[[], object] | None = None) -> None:
-    """Send the task named ``task`` when the current transaction commits (at once outside
-    one); ``unsent`` is called if it is not sent (to release what waits for it)."""
+def send(
+    task: str, *args, unsent: Callable[[], object] | None = None, at_once: bool = False
+) -> None:
+    """Send the task named ``task`` with ``args`` when the current transaction commits (at
+    once outside one, or with ``at_once``); ``unsent`` is called if it is not sent (to release
+    what waits for it)."""
 
     def now() -> None:
         if not send_now(task, *args) and unsent is not None:
             unsent()
 
-    transaction.on_commit(now)
+    if at_once:
+        now()
+    else:
+        transaction.on_commit(now)

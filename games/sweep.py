@@ -15,6 +15,9 @@ from games.models import Match, Puzzle, Seat
 
 #: A par computation asked for this long ago without a result is asked for again.
 PAR_LEASE = timedelta(minutes=10)
+#: Par searches asked for at once: the slow worker always has the next one waiting, and a
+#: refill of 90 puzzles does not fill the queue with 90 searches.
+PAR_IN_FLIGHT = 2
 
 
 def due_seats(now: datetime | None = None, limit: int = 10_000) -> list[int]:
@@ -77,15 +80,18 @@ def stale_stats(limit: int = 1000) -> list[int]:
     )
 
 
-def claim_par(now: datetime | None = None, limit: int = 100) -> list[tuple[int, str]]:
-    """Puzzles without par and no computation asked for in the last ``PAR_LEASE``: each is
-    marked asked-for now and returned with that time as the token its task must show."""
+def claim_par(now: datetime | None = None) -> list[tuple[int, str]]:
+    """Puzzles without par and no computation asked for in the last ``PAR_LEASE``, as many
+    as keep ``PAR_IN_FLIGHT`` asked for at once: each is marked asked-for now and returned
+    with that time as the token its task must show."""
     now = now or timezone.now()
-    stale = Puzzle.objects.filter(par=None).filter(
-        Q(par_queued=None) | Q(par_queued__lt=now - PAR_LEASE)
-    )
+    without = Puzzle.objects.filter(par=None)
+    room = PAR_IN_FLIGHT - without.filter(par_queued__gte=now - PAR_LEASE).count()
+    if room <= 0:
+        return []
+    stale = without.filter(Q(par_queued=None) | Q(par_queued__lt=now - PAR_LEASE))
     claimed = []
-    for pk, queued in stale.order_by("id").values_list("pk", "par_queued")[:limit]:
+    for pk, queued in stale.order_by("id").values_list("pk", "par_queued")[:room]:
         if Puzzle.objects.filter(pk=pk, par=None, par_queued=queued).update(par_queued=now):
             claimed.append((pk, now.isoformat()))
     return claimed

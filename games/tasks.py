@@ -38,10 +38,7 @@ def sweep() -> dict[str, int]:
     attempts = due.unweighed_attempts()
     for match_id in attempts:
         queue.send_now(rate_puzzle_attempt.name, match_id)
-    pars = due.claim_par()
-    for puzzle_id, token in pars:
-        if not queue.send_now(compute_par.name, puzzle_id, token):
-            puzzles.release_par(puzzle_id, token)
+    pars = puzzles.ask_for_par(at_once=True)
     stale = due.stale_stats()
     for player_id in stale:
         queue.send_now(refresh_player_stats.name, player_id)
@@ -57,7 +54,7 @@ def sweep() -> dict[str, int]:
         "mails": len(mails),
         "ratings": len(unrated),
         "puzzle_ratings": len(attempts),
-        "par": len(pars),
+        "par": pars,
         "stats": len(stale),
         "bots": len(waiting_for_bots),
         "idle_guests": len(idle),
@@ -113,6 +110,7 @@ def rate_puzzle_attempt(match_id: int) -> None:
 @shared_task(ignore_result=True, time_limit=300, soft_time_limit=280)
 def compute_par(puzzle_id: int, token: str | None = None) -> None:
     puzzles.compute_par(puzzle_id, token=token)
+    puzzles.ask_for_par(at_once=True)  # the next search, so the slow worker never idles
 
 
 @shared_task(ignore_result=True)

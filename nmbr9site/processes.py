@@ -17,6 +17,8 @@ from pathlib import Path
 import redis
 from django.db import connection
 
+from games.queue import queue_names
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -87,19 +89,23 @@ def celery(
     role: str,
     *,
     queue: str,
+    queues: list[str] | None = None,
     redis_url: str | None = None,
     extra: list[str] = (),
     env: dict[str, str] | None = None,
     log: Path | None = None,
 ) -> subprocess.Popen:
-    """``celery worker`` or ``celery beat`` for the site, on the current database."""
+    """``celery worker`` or ``celery beat`` for the site, on the current database, with
+    ``queue`` as its default queue; a worker consumes ``queues`` (default: that queue and
+    its slow queue, as one worker of each would)."""
     environment = os.environ | {"DATABASE_URL": database_url(), "CELERY_QUEUE": queue}
     if redis_url:
         environment["REDIS_URL"] = redis_url
     environment |= env or {}
     command = [sys.executable, "-m", "celery", "-A", "nmbr9site", role, "--loglevel", "INFO"]
     if role == "worker":
-        command += ["--queues", queue, "--without-gossip", "--without-mingle"]
+        consumed = queues or queue_names(queue)
+        command += ["--queues", ",".join(consumed), "--without-gossip", "--without-mingle"]
     command += list(extra)
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
     return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)

@@ -105,6 +105,8 @@ REDIS_URL = env_url("REDIS_URL", "redis://127.0.0.1:6379/0", schemes=("redis", "
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "nmbr9site")
+# Par searches, refills and player figures go to "<CELERY_QUEUE>-slow", for a worker of its own.
+CELERY_TASK_ROUTES = ("games.queue.route",)
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TASK_ACKS_LATE = True

@@ -23,13 +23,42 @@ def celery_queue():
 
     Set before any test runs: Celery fixes its routes when it first sends a task.
     """
+    from games.queue import queue_names
     from nmbr9site.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:12]}"
     app.conf.task_default_queue = queue
     yield queue
     with app.connection_for_write() as connection:
-        connection.default_channel.client.delete(queue)
+        connection.default_channel.client.delete(*queue_names())
+
+
+#: Every task this test run sent with an ETA or a countdown (there must be none).
+TIMED_SENDS: list[tuple[str, str]] = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def timed_sends_recorded():
+    """Each task the test run sends is looked at as it is published (by the web code, the
+    services, the sweep and the workers alike)."""
+    from celery.signals import before_task_publish
+
+    def record(sender=None, headers=None, **rest):
+        if headers and headers.get("eta"):
+            TIMED_SENDS.append((sender, headers["eta"]))
+
+    before_task_publish.connect(record, weak=False)
+    yield
+    before_task_publish.disconnect(record)
+
+
+@pytest.fixture(autouse=True)
+def no_task_sent_with_an_eta(timed_sends_recorded):
+    """No task is ever sent with an ETA or a countdown: a worker holding one when Redis goes
+    away is killed by kombu's Redis transport. Any test whose code sends one fails."""
+    TIMED_SENDS.clear()
+    yield
+    assert TIMED_SENDS == [], f"tasks sent with an ETA or a countdown: {TIMED_SENDS}"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -101,13 +130,18 @@ def empty_cache(cache_prefix):
 
 @pytest.fixture
 def celery_worker(celery_queue, transactional_db):
-    """A real Celery worker (in a thread) consuming this run's queue from the real Redis."""
+    """A real Celery worker (in a thread) consuming this run's queues, the slow one too, from
+    the real Redis."""
     from celery.contrib.testing.worker import start_worker
 
+    from games.queue import queue_names
     from nmbr9site.celery import app
 
-    app.control.purge()
-    with start_worker(app, perform_ping_check=False, loglevel="WARNING") as worker:
+    with app.connection_for_write() as connection:
+        connection.default_channel.client.delete(*queue_names())  # no earlier test's tasks
+    with start_worker(
+        app, perform_ping_check=False, loglevel="WARNING", queues=queue_names()
+    ) as worker:
         yield worker
 
 

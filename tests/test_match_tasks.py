@@ -19,12 +19,14 @@ pytestmark = pytest.mark.worker
 
 
 def drain(marker_player) -> None:
-    """Wait until the worker has run every task sent so far (it runs them in order).
+    """Wait until the worker has run every task sent so far to the default queue (it runs
+    them in order).
 
     Tasks those tasks send are queued behind the marker: drain again to wait for them.
     """
     PlayerStats.objects.filter(player=marker_player).delete()
-    refresh_player_stats.delay(marker_player.pk)
+    # The marker goes to the default queue, behind the tasks to wait for (its own is the slow one)
+    refresh_player_stats.apply_async((marker_player.pk,), queue=queue.queue_names()[0])
     wait_for(lambda: PlayerStats.objects.filter(player=marker_player).exists())
 
 

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -48,7 +49,9 @@ def refused(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) != 0
 
 
-def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path):
+def start_site(tmp_path) -> tuple[subprocess.Popen, str, Path]:
+    """``./run start`` as a terminal runs it, on a database of its own: the process, the
+    site's address and the file its output goes to."""
     port = free_port()
     env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     env |= {"PORT": str(port), "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
@@ -68,11 +71,87 @@ def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path):
             )
     finally:
         signal.signal(signal.SIGINT, interrupt)
+    site = f"http://127.0.0.1:{port}"
     try:
-        site = f"http://127.0.0.1:{port}"
         wait_for(lambda: status(f"{site}/") == 200, START_SECONDS, log)
-        # The daily puzzle is published and its par computed: the worker is busy when the
-        # Ctrl-C comes, and the tasks it is running still talk to Redis.
+    except BaseException:
+        stop_site(run)
+        raise
+    return run, site, log
+
+
+def stop_site(run: subprocess.Popen) -> None:
+    """Kill whatever is left of the site's processes (they share the script's session)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(run.pid, signal.SIGKILL)
+    for pid, _parent, _args in processes_of(run):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    run.wait()
+
+
+def processes_of(run: subprocess.Popen) -> list[tuple[int, int, str]]:
+    """The processes of the site's session (each job has a process group of its own): their
+    ids, their parents' and their command lines."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == run.pid:
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            args = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:  # it has just exited
+            continue
+        parent, session = int(fields[1]), int(fields[3])
+        if session == run.pid:
+            found.append((int(entry.name), parent, args))
+    return found
+
+
+def celery_process(run: subprocess.Popen, role: str) -> int | None:
+    """The main process of the site's Celery worker (``worker``), slow worker (``slow``) or
+    beat (``beat``): the one whose parent is the script."""
+    for pid, parent, args in processes_of(run):
+        if parent != run.pid or "celery" not in args:
+            continue
+        if role == "beat" and " beat " in args:
+            return pid
+        if role == "worker" and " worker " in args and "-slow" not in args:
+            return pid
+        if role == "slow" and " worker " in args and "-slow" in args:
+            return pid
+    return None
+
+
+def test_a_celery_worker_or_beat_that_exits_is_started_again_and_said_so(tmp_path):
+    run, site, log = start_site(tmp_path)
+    try:
+        for role in ("worker", "slow", "beat"):
+            wait_for(lambda role=role: celery_process(run, role), START_SECONDS, log)
+        for role in ("worker", "slow", "beat"):
+            pid = celery_process(run, role)
+            os.kill(pid, signal.SIGKILL)
+            wait_for(
+                lambda role=role, pid=pid: celery_process(run, role) not in (None, pid),
+                START_SECONDS,
+                log,
+            )
+        said = log.read_text()
+        for name in ("The Celery worker", "The slow Celery worker", "Celery beat"):
+            assert f"{name} exited (exit status 137): starting it again" in said, said
+        assert run.poll() is None and status(f"{site}/") == 200
+        # The restarted worker does the work: a new daily puzzle's par is searched.
+        assert status(f"{site}/daily/") == 200
+        wait_for(lambda: "compute_par[" in log.read_text(), START_SECONDS, log)
+    finally:
+        stop_site(run)
+
+
+def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path):
+    run, site, log = start_site(tmp_path)
+    try:
+        # The daily puzzle is published and its par computed: the slow worker is busy when
+        # the Ctrl-C comes, and the tasks it is running still talk to Redis.
         assert status(f"{site}/daily/") == 200
         wait_for(lambda: "compute_par[" in log.read_text(), START_SECONDS, log)
         redis = int(re.search(r"Starting Redis \(.*\) on 127\.0\.0\.1:(\d+)", log.read_text())[1])
@@ -82,10 +161,8 @@ def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path):
         code = run.wait(timeout=STOP_SECONDS)
         assert time.monotonic() - stopped < STOP_SECONDS
     finally:
-        with contextlib.suppress(ProcessLookupError):  # anything left in its group
-            os.killpg(run.pid, signal.SIGKILL)
-        run.wait()
+        stop_site(run)
     said = log.read_text()
     assert code == 130, said
     assert "Traceback" not in said and "ERROR/" not in said, said
-    assert refused(port) and refused(redis)
+    assert refused(urllib.parse.urlsplit(site).port) and refused(redis)

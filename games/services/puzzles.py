@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import queue, visibility
+from games import sweep as due
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.registry import PUZZLE_GAME, puzzle_rules
 from games.services import lobby
@@ -40,28 +41,35 @@ def today() -> date:
 
 
 def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None) -> list[Puzzle]:
-    """Make ``count`` new puzzles from fresh seeds; their par is computed by Celery."""
+    """Make ``count`` new puzzles from fresh seeds; their par is computed by Celery, a few
+    puzzles at a time (``ask_for_par``)."""
     made = []
     while len(made) < count:
         seed = secrets.randbelow(2**31)
         if Puzzle.objects.filter(seed=seed).exists():
             continue
-        with transaction.atomic():
-            queued = timezone.now()
-            puzzle = Puzzle.objects.create(
-                seed=seed, start=puzzle_rules().puzzle_start(seed), par_queued=queued
-            )
-            token = queued.isoformat()
-            queue.send(
-                "games.tasks.compute_par",
-                puzzle.pk,
-                token,
-                unsent=partial(release_par, puzzle.pk, token),
-            )
-        made.append(puzzle)
+        made.append(Puzzle.objects.create(seed=seed, start=puzzle_rules().puzzle_start(seed)))
         if progress is not None:
             progress(len(made))
+    ask_for_par()
     return made
+
+
+def ask_for_par(*, at_once: bool = False) -> int:
+    """Send the par searches of puzzles without par, at most ``sweep.PAR_IN_FLIGHT`` asked
+    for at a time (each finished search asks for the next; the sweep asks for lost ones),
+    after commit unless ``at_once``; how many were asked for. A search the broker does not
+    take is released for the next sweep."""
+    claimed = due.claim_par()
+    for puzzle_id, token in claimed:
+        queue.send(
+            "games.tasks.compute_par",
+            puzzle_id,
+            token,
+            unsent=partial(release_par, puzzle_id, token),
+            at_once=at_once,
+        )
+    return len(claimed)
 
 
 def release_par(puzzle_id: int, token: str) -> None:
