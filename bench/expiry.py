@@ -7,6 +7,12 @@ a queue of its own on the Redis of REDIS_URL, sends the beat job ``sweep`` once
 and times until every seat has its tile placed and its strike counted. The worker does all
 the work a real expiry does: the engine's fallback tile, the move, the strike, the next
 deadline with its reminder time, and the notifications.
+
+Then the delay from due to done under a par backlog, as the site runs: a worker on the
+default queue (two processes), a slow worker (one) and beat, real processes; a refilled stock
+of puzzles whose par is still to search, and seats falling due over a minute. Each seat's
+delay is from its deadline to its fallback move; target p95 <= 60 s (``--backlog-seats 0``
+skips it).
 Run it while no test run uses the same database server: it uses the test database name.
 """
 
@@ -14,9 +20,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
+import statistics
+import tempfile
 import time
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
 # As in production: without DEBUG, which keeps every query in memory.
@@ -37,15 +47,22 @@ from django.test.utils import (  # noqa: E402
 )
 from django.utils import timezone  # noqa: E402
 
-from games.models import Match, Seat  # noqa: E402
+from games.models import Match, Move, Puzzle, Seat  # noqa: E402
+from games.queue import queue_names  # noqa: E402
+from games.services import puzzles  # noqa: E402
 from nmbr9site import processes  # noqa: E402
 from nmbr9site.celery import app  # noqa: E402
 
 TARGET_SECONDS = 60
+#: The p95 target of the delay from a deadline to its fallback move under a par backlog.
+DELAY_TARGET_SECONDS = 60
 
 
-def make_due_seats(count: int) -> None:
-    players = [User.objects.create_user(f"p{i}", f"p{i}@example.com", "pw") for i in range(10)]
+def make_due_seats(count: int, deadline=None) -> None:
+    """``count`` seats in two-player free-pace matches, due now or at ``deadline()`` each."""
+    players = list(User.objects.filter(username__startswith="p").order_by("pk")) or [
+        User.objects.create_user(f"p{i}", f"p{i}@example.com", "pw") for i in range(10)
+    ]
     now = timezone.now()
     matches = Match.objects.bulk_create(
         Match(
@@ -67,7 +84,7 @@ def make_due_seats(count: int) -> None:
             player=players[(i + side) % 10],
             index=side,
             state=Seat.State.PLAYING,
-            deadline=now - timedelta(seconds=1),
+            deadline=deadline() if deadline else now - timedelta(seconds=1),
             turn=0,
         )
         for i, match in enumerate(matches)
@@ -80,9 +97,54 @@ def start_worker(queue: str):
     return processes.celery("worker", queue=queue, extra=["--pool", "solo", "--without-heartbeat"])
 
 
+def delays_under_par_backlog(queue: str, seats: int, pars: int, spread: float) -> list[float]:
+    """Seconds from each deadline to its fallback move, with the site's processes running and
+    ``pars`` puzzles waiting for their par search."""
+    Seat.objects.all().delete()
+    Match.objects.all().delete()
+    now = timezone.now()
+    make_due_seats(seats, lambda: now + timedelta(seconds=random.uniform(5, 5 + spread)))
+    due = dict(Seat.objects.values_list("pk", "deadline"))  # expiry sets the next deadlines
+    state = Path(tempfile.mkdtemp(prefix="bench-expiry-"))
+    default, slow = queue_names(queue)
+    running = [
+        processes.celery("worker", queue=queue, queues=[default], extra=["--concurrency", "2"]),
+        processes.celery(
+            "worker", queue=queue, queues=[slow], extra=["--concurrency", "1", "-n", "slow@%h"]
+        ),
+        processes.celery("beat", queue=queue, extra=["--schedule", str(state / "beat")]),
+    ]
+    try:
+        puzzles.create_puzzles(pars)  # the stock refilled: every par still to search
+        deadline = time.monotonic() + spread + 300
+        while Seat.objects.filter(strikes=1, progress=1).count() < seats:
+            if time.monotonic() > deadline:
+                raise SystemExit("the seats were not all expired within 5 minutes")
+            if any(process.poll() is not None for process in running):
+                raise SystemExit("a worker or beat stopped")
+            time.sleep(1)
+        waiting = Puzzle.objects.filter(par=None).count()
+        print(f"par searches still waiting when the last seat was expired: {waiting} of {pars}")
+        moves = Move.objects.filter(auto=True).values_list("seat_id", "created")
+        return [(created - due[seat]).total_seconds() for seat, created in moves]
+    finally:
+        for process in running:
+            process.kill()
+            process.wait()
+
+
+def percentile(values: list[float], share: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.expiry", description=__doc__)
     parser.add_argument("--seats", type=int, default=10_000, help="due seats to expire")
+    parser.add_argument(
+        "--backlog-seats", type=int, default=200, help="seats falling due under a par backlog"
+    )
+    parser.add_argument("--pars", type=int, default=30, help="puzzles waiting for their par")
+    parser.add_argument("--spread", type=float, default=60, help="seconds the seats fall due over")
     args = parser.parse_args(argv)
 
     setup_test_environment()
@@ -112,12 +174,25 @@ def main(argv: list[str] | None = None) -> None:
             f"{args.seats / seconds:.0f} seats/s   target <= {TARGET_SECONDS} s: {verdict}"
         )
         print(f"database: {connection.vendor}")
+        worker.terminate()
+        worker.wait(timeout=30)
+        worker = None
+        if args.backlog_seats:
+            delays = delays_under_par_backlog(queue, args.backlog_seats, args.pars, args.spread)
+            p95 = percentile(delays, 0.95)
+            verdict = "met" if p95 <= DELAY_TARGET_SECONDS else "MISSED"
+            print(
+                f"due to done under a backlog of {args.pars} par searches, {len(delays)} seats "
+                f"due over {args.spread:.0f} s: p50 {percentile(delays, 0.5):.1f} s   "
+                f"p95 {p95:.1f} s   max {max(delays):.1f} s   "
+                f"target p95 <= {DELAY_TARGET_SECONDS} s: {verdict}"
+            )
     finally:
         if worker is not None:
             worker.terminate()
             worker.wait(timeout=30)
         with app.connection_for_write() as redis:
-            redis.default_channel.client.delete(queue)
+            redis.default_channel.client.delete(*queue_names(queue))
         connection.close()
         teardown_databases(old, verbosity=0)
 
