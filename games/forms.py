@@ -8,6 +8,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.inputs import OptionalChoiceField
 from games.models import Profile
 from games.registry import DEFAULT_GAME, find_game
 
@@ -93,9 +94,8 @@ class MatchForm(SideLabels, forms.Form):
     """A new match's settings for ``game``, offering only the player counts its rules allow
     in a match; its game's options are a form of their own (``games.web``)."""
 
-    game = forms.ChoiceField(
-        choices=_games, initial=DEFAULT_GAME, required=False, widget=forms.HiddenInput
-    )
+    #: Empty: the game the page is for (``game`` of the form).
+    game = OptionalChoiceField(choices=_games, default=DEFAULT_GAME, widget=forms.HiddenInput)
     players = forms.TypedChoiceField(label=gettext_lazy("Players"), coerce=int, initial=2)
     time_control = forms.ChoiceField(
         label=gettext_lazy("Time per move"),
@@ -121,11 +121,9 @@ class MatchForm(SideLabels, forms.Form):
 
     def __init__(self, *args, game: str = DEFAULT_GAME, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["game"].default = game
         counts = [n for n in find_game(game).players if n >= 2]
         self.fields["players"].choices = _player_counts(counts[0], counts[-1])
-
-    def clean_game(self) -> str:
-        return self.cleaned_data.get("game") or DEFAULT_GAME
 
     def clean_invite(self) -> list[str]:
         return usernames(self.cleaned_data["invite"])
@@ -139,7 +137,13 @@ class SettingsForm(SideLabels, forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Empty is a choice of its own here, not "none chosen yet".
-        self.fields["language"].choices = [("", _("Your browser's language")), *settings.LANGUAGES]
+        made = self.fields["language"]
+        self.fields["language"] = OptionalChoiceField(
+            label=made.label,
+            help_text=made.help_text,
+            choices=[("", _("Your browser's language")), *settings.LANGUAGES],
+            default="",
+        )
 
 
 class ChallengeForm(SideLabels, forms.Form):

@@ -1,12 +1,17 @@
-"""Strict readers for what a request says: numbers, ids and names.
+"""Strict readers for what a request says: numbers, choices, ids and names.
 
 Every number a view takes from a request goes through ``parse_int`` (forms through
 ``StrictIntegerField``, URLs through the ``id`` converter): ASCII digits with an optional
 minus sign, a bounded length and range. ``int()`` alone would accept "٣" and refuse "²"
 with an exception, although ``str.isdigit`` says yes to both.
+
+Every choice a request may leave out or send empty goes through ``parse_choice`` (forms
+through ``OptionalChoiceField``): empty means the default, which is what the code and the
+page then see, never ""; anything else not among the choices is refused.
 """
 
 import re
+from collections.abc import Iterable
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -47,6 +52,51 @@ class StrictIntegerField(forms.IntegerField):
             return parse_int(str(value))
         except ValueError:
             raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+def parse_choice(text: object, choices: Iterable, *, default: str) -> str:
+    """``text`` if it is one of ``choices`` (values, or (value, label) pairs), ``default``
+    if it is empty or missing; ValueError otherwise.
+
+    >>> parse_choice("", ["a", "b"], default="a")
+    'a'
+    >>> parse_choice("c", ["a", "b"], default="a")
+    Traceback (most recent call last):
+        ...
+    ValueError: not one of the choices
+    """
+    if text is None or text == "":
+        return default
+    values = {choice[0] if isinstance(choice, tuple) else choice for choice in choices}
+    if not isinstance(text, str) or text not in values:
+        raise ValueError(gettext("not one of the choices"))
+    return text
+
+
+class OptionalChoiceField(forms.ChoiceField):
+    """A choice that may be left out or sent empty, meaning ``default``: the form's cleaned
+    data and the value its page shows (``form[name].value``) are then ``default``, never "".
+    A value not among the choices is refused as ChoiceField refuses it."""
+
+    def __init__(self, *, default: str, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("initial", default)
+        super().__init__(**kwargs)
+        self.default = default
+
+    def to_python(self, value) -> str:
+        try:
+            return parse_choice(value, self.choices, default=self.default)
+        except ValueError:
+            raise ValidationError(
+                self.error_messages["invalid_choice"],
+                code="invalid_choice",
+                params={"value": value},
+            ) from None
+
+    def bound_data(self, data, initial):
+        data = super().bound_data(data, initial)
+        return self.default if data in self.empty_values else data
 
 
 class IdConverter:

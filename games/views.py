@@ -39,7 +39,7 @@ from games import accounts, limits, queue, ratings, services, web
 from games import notifications as mails
 from games.context_processors import owed_matches
 from games.forms import ChallengeForm, MatchForm, SettingsForm, SignupForm
-from games.inputs import parse_int
+from games.inputs import parse_choice, parse_int
 from games.middleware import SESSION_LANGUAGE
 from games.models import (
     ChallengeOffer,
@@ -414,14 +414,21 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 def new_solo(request: HttpRequest) -> HttpResponse:
     """A solo game or a game against a bot: at once with the game's default options (a bare
     POST), or as chosen on its form. A visitor plays as a guest."""
-    game = request.POST.get("game") or request.GET.get("game") or DEFAULT_GAME
-    try:
-        adapter = web.adapter_for(game)
-    except ValueError:
-        raise Http404("No such game.") from None
+    game = _game(request)
+    adapter = web.adapter_for(game)
     posted = _posted(request)
     error = ""
-    bot = (posted if posted is not None else request.GET).get("bot", "")
+    rules = find_game(game)
+    choices = _bot_choices() if bots.plays(game) else []
+    solo = 1 in rules.players
+    # A game with no solo has a bot chosen whatever the address says.
+    default_bot = "" if solo or not choices else choices[0][0]
+    asked = (posted if posted is not None else request.GET).get("bot")
+    try:
+        bot = parse_choice(asked, [("", ""), *choices] if solo else choices, default=default_bot)
+    except ValueError:
+        bot = default_bot
+        error = _("There is no %(strength)s bot.") % {"strength": asked}
     if posted is not None and "again" in posted:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -437,7 +444,7 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     chosen = posted is not None and any(k not in plain for k in posted)
     options = adapter.options_form(posted if chosen else None)
     limited = False
-    if posted is not None and (not chosen or options.is_valid()):
+    if posted is not None and not error and (not chosen or options.is_valid()):
         cleaned = options.cleaned_data if chosen else {}
         player, wait = accounts.playing(request)
         if player is None:
@@ -456,9 +463,6 @@ def new_solo(request: HttpRequest) -> HttpResponse:
             except MoveRefused as exc:
                 error = str(exc)
     status = 429 if limited else 400 if (chosen and options.errors) or error else 200
-    rules = find_game(game)
-    choices = _bot_choices() if bots.plays(game) else []
-    solo = 1 in rules.players
     context = {
         "options": options,
         "error": error,
@@ -467,12 +471,21 @@ def new_solo(request: HttpRequest) -> HttpResponse:
         "games": [(slug, r.name) for slug, r in GAMES.items() if slug in web.ADAPTERS],
         "solo": solo,
         "bots": choices,
-        # A game with no solo has a bot chosen whatever the address says.
-        "bot": bot or ("" if solo or not choices else choices[0][0]),
+        "bot": bot,
         # What the page shows only while a bot is chosen (the pace, the word on bots).
         "with_bot": json.dumps({"bot": [strength for strength, _name in choices]}),
     }
     return render(request, "games/new_solo.html", context, status=status)
+
+
+def _game(request: HttpRequest) -> str:
+    """The game a page for starting games is for: the one its form posts, else the one its
+    address names (``?game=``), else the default; 404 if there is no such game."""
+    asked = request.POST.get("game") or request.GET.get("game")
+    try:
+        return parse_choice(asked, web.ADAPTERS, default=DEFAULT_GAME)
+    except ValueError:
+        raise Http404("No such game.") from None
 
 
 def _bot_choices() -> list[tuple[str, str]]:
@@ -496,11 +509,8 @@ def help_page(request: HttpRequest, game: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_match(request: HttpRequest) -> HttpResponse:
     """A new match of any game: the match's settings and the chosen game's options."""
-    game = request.POST.get("game") or request.GET.get("game") or DEFAULT_GAME
-    try:
-        adapter = web.adapter_for(game)
-    except ValueError:
-        raise Http404("No such game.") from None
+    game = _game(request)
+    adapter = web.adapter_for(game)
     posted = _posted(request)
     initial = {"invite": request.GET.get("invite", ""), "game": game}
     form = MatchForm(posted, initial=initial, game=game)

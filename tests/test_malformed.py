@@ -2,20 +2,27 @@
 
 The table covers the classes of bad input (NUL characters, numbers that are not ASCII digits
 or do not fit, forms in another charset or not UTF-8, unreadable bodies); hypothesis adds
-random text in every number the game pages read. Both run with DEBUG off, as in production,
-and as a visitor and as a player.
+random text in every number the game pages read; every form the pages hold is posted with
+each of its fields empty, within the rate limits and beyond them. All run with DEBUG off, as
+in production, and as a visitor and as a player.
 """
+
+import re
+from html import unescape
+from html.parser import HTMLParser
+from urllib.parse import urljoin
 
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import Sum
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
+from games import limits, services
 from games.models import Match, Move, Profile, Seat
 from games.services import puzzles
 from tests.test_match_services import make_match, play
@@ -139,6 +146,70 @@ def _clients(alice) -> list[tuple[str, Client]]:
     player = Client(raise_request_exception=False)
     player.force_login(alice)
     return [("visitor", Client(raise_request_exception=False)), ("player", player)]
+
+
+class Forms(HTMLParser):
+    """The forms a page posts: each one's address and the fields it sends as the page fills
+    them in (a named button included, as if pressed), with the names of all its fields."""
+
+    def __init__(self, url: str):
+        super().__init__(convert_charrefs=True)
+        self.url = url
+        self.found: list[tuple[str, dict[str, list[str]], list[str]]] = []
+        self.form: tuple[str, dict[str, list[str]], list[str]] | None = None
+        self.select: str | None = None
+        self.options: list[tuple[str, bool]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            posted = (attrs.get("method") or "get").lower() == "post" or "hx-post" in attrs
+            action = attrs.get("hx-post") or attrs.get("action") or self.url
+            self.form = (urljoin(self.url, action), {}, []) if posted else None
+            return
+        if tag == "option" and self.select:
+            self.options.append((attrs.get("value", ""), "selected" in attrs))
+        name = attrs.get("name")
+        if self.form is None or not name:
+            return
+        _action, sent, names = self.form
+        if name not in names:
+            names.append(name)
+        if tag == "input":
+            kind = (attrs.get("type") or "text").lower()
+            if kind not in ("checkbox", "radio"):
+                sent.setdefault(name, []).append(attrs.get("value") or "")
+            elif "checked" in attrs:
+                sent.setdefault(name, []).append(attrs.get("value") or "on")
+        elif tag == "button":
+            sent.setdefault(name, []).append(attrs.get("value") or "")
+        elif tag == "textarea":
+            sent.setdefault(name, []).append("")
+        elif tag == "select":
+            self.select, self.options = name, []
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self.form is not None and self.select:
+            chosen = [value for value, selected in self.options if selected] or [
+                value for value, _selected in self.options[:1]
+            ]
+            self.form[1][self.select] = chosen
+            self.select = None
+        elif tag == "form" and self.form is not None:
+            self.found.append(self.form)
+            self.form = None
+
+
+def empty_fields(url: str, html: str) -> list[tuple[str, dict[str, list[str]]]]:
+    """Posts of the forms on a page: every field empty, then each field empty alone."""
+    parser = Forms(url)
+    parser.feed(html)
+    posts = []
+    for action, sent, names in parser.found:
+        names = [name for name in names if name != "csrfmiddlewaretoken"]
+        posts.append((action, {name: [""] for name in names}))
+        posts.extend((action, {**sent, name: [""]}) for name in names)
+    return posts
 
 
 def test_no_malformed_request_to_any_url_is_a_server_error_or_changes_anything(
@@ -277,3 +348,147 @@ def test_random_text_in_a_placement_never_fails_or_places_a_wrong_tile(
     assert response.status_code in (302, 400)
     if response.status_code == 400:
         assert snapshot() == before
+
+
+@pytest.fixture
+def more_world(world, alice, bob, carol):
+    """Pages with forms of their own: the solo game and the finished match, an nmbrs!
+    match, a match waiting for its players, the forms of nmbrs!"""
+    from tests.test_nmbrs_site import nmbrs_match
+
+    nmbrs = nmbrs_match(alice, bob)
+    waiting = services.create_match(
+        bob, players=3, time_control="1d", rated=True, options={}, invite=["alice"], open=True
+    )
+    return [
+        f"/game/{world['solo']}/",
+        f"/game/{world['finished']}/",
+        f"/game/{nmbrs.pk}/",
+        f"/game/{waiting.pk}/",
+        "/match/new/?game=nmbrs",
+        "/solo/new/?game=nmbrs",
+        "/learn/nmbrs/",
+    ]
+
+
+@pytest.mark.parametrize("limited", [False, True], ids=["within-limits", "over-the-limits"])
+def test_no_form_of_the_site_posted_with_empty_fields_is_a_server_error(
+    world, more_world, alice, settings, monkeypatch, limited
+):
+    """Every form on every page, as a visitor and as a player: each field empty in turn and
+    all at once. None answers 5xx; one refused (4xx) changes nothing. Each post is undone
+    afterwards, so each form meets the world its page was drawn in."""
+    settings.DEBUG = False
+    posts = {}
+    for who, client in _clients(alice):
+        pages = every_url(world) + more_world
+        for url in pages:
+            page = client.get(url)
+            if page.status_code != 200 or "html" not in page.get("Content-Type", ""):
+                continue
+            found = [(url, page.text)]
+            # A game page with a tile placed on trial: its form to confirm the move.
+            trial = re.search(r'(?:href|hx-get)="(/game/[0-9]+/\?x=[^"]*)"', page.text)
+            if trial:
+                found.append((unescape(trial.group(1)), client.get(unescape(trial.group(1))).text))
+            for shown, html in found:
+                for action, data in empty_fields(shown, html):
+                    key = (who, action, tuple(sorted((k, tuple(v)) for k, v in data.items())))
+                    posts[key] = data
+        # Forms of states the world does not show: building a reserved tile, a rematch.
+        for action, names in (
+            (f"/game/{world['match_id']}/commit/", ["commitment", "ply"]),
+            (f"/game/{world['finished']}/rematch/", []),
+        ):
+            posts[(who, action, ())] = {name: [""] for name in names}
+    actions = {action for _who, action, _data in posts}
+    for expected in ("/signup/", "/accounts/login/", "/match/new/", "/solo/new/"):
+        assert expected in actions, sorted(actions)
+    for expected in ("/challenge/new/", "/settings/", "/play/", "/join/", "/resign/"):
+        assert any(expected in action for action in actions), sorted(actions)
+    if limited:
+        monkeypatch.setattr(limits, "over_limit", lambda *args, **kwargs: 7)
+    failures = []
+    clients = dict(_clients(alice))
+    for (who, action, _key), data in posts.items():
+        client = clients[who]
+        if who == "player":
+            client.force_login(alice)  # a form may have logged the player out
+        with transaction.atomic():
+            before = snapshot()
+            response = client.post(action, data)
+            if response.status_code >= 500:
+                failures.append((who, action, data, response.status_code))
+            elif response.status_code >= 400 and snapshot() != before:
+                failures.append((who, action, data, "refused, but changed the site"))
+            transaction.set_rollback(True)
+    assert failures == []
+    assert len(posts) >= 100, len(posts)
+
+
+def _site_forms() -> list[type]:
+    """Every form class of the site (the admin's aside)."""
+    from django import forms
+
+    import games.forms
+    import games.learn
+    import games.notifications
+    import games.web  # noqa: F401  (the games' forms)
+
+    found, todo = [], [forms.BaseForm]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.__module__.startswith("games.") and cls.__module__ != "games.admin":
+            found.append(cls)
+    return found
+
+
+def test_every_optional_choice_of_every_form_is_read_by_the_strict_reader(db):
+    """An optional choice sent empty means its default, to the code and to the page alike
+    (a plain ChoiceField hands on "", which a page once put into an address: a 500)."""
+    from django import forms
+
+    from games.inputs import OptionalChoiceField
+
+    checked, plain = 0, []
+    for cls in _site_forms():
+        for name, field in cls().fields.items():
+            if isinstance(field, forms.ChoiceField) and not field.required:
+                checked += 1
+                if not isinstance(field, (OptionalChoiceField, forms.MultipleChoiceField)):
+                    plain.append(f"{cls.__module__}.{cls.__name__}.{name}")
+    assert plain == []
+    assert checked >= 8
+
+
+def test_a_new_match_posted_with_an_empty_game_is_of_the_pages_game(client, alice, settings):
+    settings.DEBUG = False
+    client.raise_request_exception = False
+    client.force_login(alice)
+    data = {"game": "", "players": "2", "time_control": "1d", "invite": ""}
+    response = client.post("/match/new/", data)  # no invitee, not open: refused
+    assert response.status_code == 400 and 'data-game="nmbr9"' in response.text
+    assert Match.objects.count() == 0
+    response = client.post("/match/new/?game=nmbrs", {**data, "open": "on"})
+    assert response.status_code == 302
+    assert Match.objects.get().game == "nmbrs"
+
+
+def test_a_new_match_over_the_limit_with_an_empty_game_is_refused_not_a_server_error(
+    client, alice, settings, monkeypatch
+):
+    settings.DEBUG = False
+    client.raise_request_exception = False
+    client.force_login(alice)
+    monkeypatch.setattr(limits, "over_limit", lambda *args, **kwargs: 7)
+    data = {"game": "", "players": "2", "time_control": "1d", "open": "on"}
+    response = client.post("/match/new/", data)
+    assert response.status_code == 429 and "Try again in 7 minutes" in response.text
+    assert Match.objects.count() == 0
+
+
+def test_an_unknown_bot_is_refused_before_a_visitor_becomes_a_guest(client):
+    response = client.post("/solo/new/", {"game": "nmbr9", "bot": "grandmaster"})
+    assert response.status_code == 400 and "There is no grandmaster bot." in response.text
+    assert User.objects.count() == 0 and Match.objects.count() == 0

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.contract import InvalidMove
 from games.forms import ConditionalRadioSelect, SideLabels, enabled_when
-from games.inputs import StrictIntegerField, parse_int
+from games.inputs import OptionalChoiceField, StrictIntegerField, parse_int
 from games.models import Seat
 from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.board import WINDOW
@@ -175,7 +175,7 @@ class OptionsForm(SideLabels, forms.Form):
     #: The fields that matter only with more than one player (hidden for a solo game).
     multiplayer_fields = ("pace",)
 
-    pace = forms.ChoiceField(
+    pace = OptionalChoiceField(
         label=gettext_lazy("Pace"),
         choices=[
             (
@@ -184,11 +184,11 @@ class OptionsForm(SideLabels, forms.Form):
             ),
             ("free", gettext_lazy("Free: everybody goes through the cards at their own speed")),
         ],
-        initial="rounds",
-        required=False,
+        default="rounds",
         widget=forms.RadioSelect,
     )
-    removed = forms.ChoiceField(
+    #: Empty, or not posted while a variant is chosen: none.
+    removed = OptionalChoiceField(
         label=gettext_lazy("Cards removed before the game"),
         choices=[
             ("0", gettext_lazy("None")),
@@ -198,8 +198,7 @@ class OptionsForm(SideLabels, forms.Form):
             ("4", "4"),
             ("random", gettext_lazy("A random number (0-4)")),
         ],
-        initial="0",
-        required=False,
+        default="0",
         widget=forms.Select(attrs=enabled_when(variant=["base"])),
     )
     start_tiles = forms.BooleanField(
@@ -209,15 +208,14 @@ class OptionsForm(SideLabels, forms.Form):
     fillers = forms.BooleanField(
         label=gettext_lazy("NMBR 9 ++: gap fillers (one F1 and one F2 each)"), required=False
     )
-    breaking = forms.ChoiceField(
+    breaking = OptionalChoiceField(
         label=gettext_lazy("NMBR 9 ++: breaking rules (special tiles)"),
         choices=[
             ("", gettext_lazy("Not played")),
             ("random2", gettext_lazy("2 special tiles drawn at random")),
             ("chosen", gettext_lazy("The special tiles chosen below")),
         ],
-        required=False,
-        initial="",
+        default="",
     )
     specials = forms.MultipleChoiceField(
         label=gettext_lazy("Special tiles in play"),
@@ -225,7 +223,7 @@ class OptionsForm(SideLabels, forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple(attrs=enabled_when(breaking=["chosen"])),
     )
-    variant = forms.ChoiceField(
+    variant = OptionalChoiceField(
         label=gettext_lazy("Variant (1-4 players)"),
         choices=[
             ("base", gettext_lazy("None: every card is built")),
@@ -235,21 +233,17 @@ class OptionsForm(SideLabels, forms.Form):
                 gettext_lazy("Level to level: cards under level markers (rounds pace)"),
             ),
         ],
-        initial="base",
+        default="base",
         widget=ConditionalRadioSelect(
             {
                 "two_of_three": {"players": VARIANT_PLAYERS},
                 "level_to_level": {"players": VARIANT_PLAYERS, "pace": ["rounds"]},
             }
         ),
-        required=False,
     )
 
-    def clean_pace(self) -> str:
-        return self.cleaned_data["pace"] or "rounds"
-
     def clean_removed(self) -> int | str:
-        value = self.cleaned_data["removed"] or "0"  # not posted while a variant is chosen
+        value = self.cleaned_data["removed"]
         return value if value == "random" else int(value)
 
     def clean(self) -> dict[str, Any]:
@@ -262,11 +256,10 @@ class OptionsForm(SideLabels, forms.Form):
             data["specials"] = list(chosen)
         elif breaking == "random2":
             data["specials"] = "random2"
-        data["variant"] = data.get("variant") or "base"
         for name in ("start_tiles", "fillers"):
             if not data.get(name):
                 data.pop(name, None)
-        if data["variant"] == "base":
+        if data.get("variant") == "base":
             data.pop("variant")
         return data
 
@@ -288,8 +281,8 @@ class ComposeForm(forms.Form):
     """
 
     steps = forms.CharField(required=False, max_length=400)
-    piece = forms.ChoiceField(
-        required=False,
+    piece = OptionalChoiceField(
+        default="",
         choices=[(p, p) for p in ("", "none", "card", "F1", "F2", "build", "move")],
     )
     specials = forms.CharField(required=False, max_length=60)
@@ -372,8 +365,8 @@ class MoveForm(PlacementForm):
 
     number = StrictIntegerField(required=False, min_value=0, max_value=9)
     ply = StrictIntegerField(min_value=0, max_value=100_000)
-    turn = forms.ChoiceField(
-        required=False,
+    turn = OptionalChoiceField(
+        default="",
         choices=[
             (t, t) for t in ("", "reject", "reserve", *(f"reserve from {m}" for m in range(5)))
         ],
