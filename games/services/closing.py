@@ -2,7 +2,7 @@
 
 What identifies the person goes: the name becomes ``closed-N`` (N: the account's number,
 shown as "closed account N" in the reader's language), the e-mail addresses, the password
-(the account can no longer log in, and every session of it stops working), the settings,
+(the account can no longer log in) and its sessions, the settings,
 notifications, ratings, figures and daily results (so every leaderboard drops it). Its
 finished games stay, for the other players, under that name; the matches it was playing
 are resigned, and those not started yet are called off.
@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import contextlib
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.models import (
@@ -27,8 +30,8 @@ from games.models import (
     Seat,
 )
 from games.names import closed_name, shown_lazy
-from games.services import play
 from games.services.lobby import cancel_match
+from games.services.play import resign
 from games.services.store import MoveRefused, lock
 
 
@@ -45,7 +48,6 @@ def close(user: User) -> None:
         Profile.objects.filter(player=user).update(
             pending_email="", language="", email_on_move=False, last_seen=None
         )
-        Notification.objects.filter(player=user).delete()
         Rating.objects.filter(player=user).delete()
         PlayerStats.objects.filter(player=user).delete()
         DailyResult.objects.filter(player=user).delete()
@@ -55,7 +57,7 @@ def close(user: User) -> None:
     )
     for match_id in playing.values_list("match_id", flat=True):
         with contextlib.suppress(MoveRefused):  # every move made already: the score stands
-            play.resign(match_id, user)
+            resign(match_id, user)
     waiting = Seat.objects.filter(player=user, match__status=Match.Status.WAITING)
     for match_id in waiting.values_list("match_id", flat=True):
         with transaction.atomic():
@@ -67,3 +69,17 @@ def close(user: User) -> None:
                     gettext_noop("%(player)s closed their account: the match is called off."),
                     player=shown_lazy(user.username),
                 )
+    # Last, with those the matches just left wrote for it.
+    Notification.objects.filter(player=user).delete()
+    _end_sessions(user)
+
+
+def _end_sessions(user: User) -> None:
+    """Delete the account's sessions (they stopped working with its password already). The
+    store knows no session's account without reading it: each running session is read."""
+    now = timezone.now()
+    mine = []
+    for session in Session.objects.filter(expire_date__gt=now).iterator(chunk_size=2000):
+        if str(session.get_decoded().get(SESSION_KEY)) == str(user.pk):
+            mine.append(session.pk)
+    Session.objects.filter(pk__in=mine).delete()
