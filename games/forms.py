@@ -10,17 +10,22 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.inputs import OptionalChoiceField
 from games.models import Profile
+from games.names import is_closed_name
 from games.registry import DEFAULT_GAME, find_game
 
 
 class SignupForm(UserCreationForm):
+    """A new account. Its e-mail address is not the account's until confirmed by the link
+    sent there; whether another account has it already is not said (``addresses``)."""
+
     email = forms.EmailField(
-        label=gettext_lazy("E-mail"), help_text=gettext_lazy("Used only to reset your password.")
+        label=gettext_lazy("E-mail"),
+        help_text=gettext_lazy("We send a link there to confirm it is yours."),
     )
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "email")
+        fields = ("username",)
 
     def clean_username(self) -> str:
         from games.services.bots import is_bot_name
@@ -31,13 +36,43 @@ class SignupForm(UserCreationForm):
             raise forms.ValidationError(_("Names beginning with “bot-” belong to the site's bots."))
         if is_guest_name(name):
             raise forms.ValidationError(_("Names beginning with “guest-” are for guests."))
+        if is_closed_name(name):
+            raise forms.ValidationError(
+                _("Names beginning with “closed-” are for closed accounts.")
+            )
         return name
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this e-mail address already exists."))
-        return email
+        return self.cleaned_data["email"].strip().lower()
+
+
+class PasswordCheck:
+    """A form asking for the player's password before it acts for them."""
+
+    def __init__(self, user, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password
+
+
+class EmailChangeForm(PasswordCheck, forms.Form):
+    email = forms.EmailField(
+        label=gettext_lazy("New e-mail address"),
+        help_text=gettext_lazy("We send a link there; your address changes when you follow it."),
+    )
+    password = forms.CharField(label=gettext_lazy("Your password"), widget=forms.PasswordInput)
+
+    def clean_email(self) -> str:
+        return self.cleaned_data["email"].strip().lower()
+
+
+class CloseAccountForm(PasswordCheck, forms.Form):
+    password = forms.CharField(label=gettext_lazy("Your password"), widget=forms.PasswordInput)
 
 
 def usernames(text: str) -> list[str]:

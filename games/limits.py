@@ -1,4 +1,5 @@
-"""Rate limits on logins, sign-ups and password-reset e-mails, counted in the cache (Redis).
+"""Rate limits on logins, sign-ups, password-reset and address e-mails, counted in the
+cache (Redis).
 
 - Logins (django-axes): after ``LOGIN_FAILURES`` wrong passwords for one account, or from one
   client address, further logins there are refused for ``LOGIN_COOLOFF``, the right password
@@ -8,6 +9,8 @@
 - Sign-ups: ``SIGNUPS`` per client address.
 - Password-reset e-mails: ``RESETS_PER_ADDRESS`` per e-mail address and ``RESETS_PER_CLIENT``
   per client address.
+- E-mails about an address to confirm (a change of address, a link sent again):
+  ``ADDRESS_MAILS`` per player.
 - Changes of password (which ask for the old one): ``PASSWORD_CHANGES`` per player.
 - New matches, challenges and games against bots (each may invite, and so notify, other
   players, or keeps the workers busy with a bot's moves): ``NEW_GAMES``
@@ -46,6 +49,7 @@ SIGNUPS = "5/h"
 RESETS_PER_ADDRESS = "3/h"
 RESETS_PER_CLIENT = "10/h"
 PASSWORD_CHANGES = "10/h"
+ADDRESS_MAILS = "5/h"
 NEW_GAMES = "30/h"
 
 

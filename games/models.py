@@ -327,6 +327,13 @@ class Profile(models.Model):
         choices=settings.LANGUAGES,
         help_text=_("The language of the site and of your e-mails; empty: your browser's."),
     )
+    pending_email = models.EmailField(
+        blank=True,
+        default="",
+        db_default="",
+        help_text="An address waiting for its owner to confirm it by the link sent there; "
+        "the account's own address (the user's e-mail) is always a confirmed one.",
+    )
 
     class Meta:
         indexes = [

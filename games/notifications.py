@@ -11,7 +11,9 @@ database and ``send_many`` settles them a batch at a time (``send_due``: one sea
 - a claim (``mail_at`` moved ``LEASE`` ahead) keeps two workers from sending the same e-mail,
   and an e-mail that fails to go out is tried again when the claim runs out.
 
-Links point at ``settings.SITE_URL``.
+The e-mails about addresses (``send_address_mail``: the confirmation link, or a word to
+the owner of an address given again) and password resets go out at once, in their reader's
+language. Links point at ``settings.SITE_URL``.
 """
 
 from datetime import datetime, timedelta
@@ -19,13 +21,19 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import EmailMessage, mailers
 from django.db import connection
+from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.models import Match, Profile, Seat
+from games.services import addresses
 
 AWAY = timedelta(minutes=30)
 LEASE = timedelta(minutes=10)
@@ -208,3 +216,58 @@ def send_password_reset(email: str, language: str = "") -> None:
             email_template_name="registration/password_reset_email.html",
             subject_template_name="registration/password_reset_subject.txt",
         )
+
+
+#: The e-mails about an address waiting to be confirmed (subject, body), in English.
+CONFIRM_ADDRESS = (
+    gettext_noop("Confirm your e-mail address"),
+    gettext_noop(
+        "Hello %(player)s,\n\nplease confirm that this address is yours by following this "
+        "link within %(days)s days:\n%(url)s\n\n"
+        "Until then nmbr9site sends you no other e-mail. If you did not ask for this, "
+        "ignore this e-mail.\n"
+    ),
+)
+ADDRESS_IN_USE = (
+    gettext_noop("Your e-mail address was given again"),
+    gettext_noop(
+        "Hello %(player)s,\n\nsomeone (hopefully you) gave this e-mail address to nmbr9site "
+        "for another account. It stays with your account, %(player)s.\n\n"
+        "If you have forgotten your password, choose a new one here:\n%(url)s\n\n"
+        "If it was not you, ignore this e-mail.\n"
+    ),
+)
+
+
+def _language_of(user, fallback: str = "") -> str:
+    saved = Profile.objects.filter(player=user).values_list("language", flat=True).first()
+    if saved:
+        return saved
+    return fallback if fallback in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def send_address_mail(user_id: int, language: str = "") -> bool:
+    """Send the link confirming the address waiting for account ``user_id`` to that address;
+    or, when another account has that address already, tell that account's owner instead,
+    with a password-reset link. Each in its reader's saved language (else ``language``).
+    False if no address waits."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    email = addresses.pending(user) if user is not None else ""
+    if not email:
+        return False
+    taken = addresses.owner(email, besides=user)
+    if taken is None:
+        reader, mail, to = user, CONFIRM_ADDRESS, email
+        path = reverse("confirm_email", args=[addresses.token(user, email)])
+        days = addresses.LINK_AGE.days
+    else:
+        reader, mail, to, days = taken, ADDRESS_IN_USE, taken.email, 0
+        uid = urlsafe_base64_encode(force_bytes(taken.pk))
+        path = reverse(
+            "password_reset_confirm", args=[uid, default_token_generator.make_token(taken)]
+        )
+    with translation.override(_language_of(reader, language)):
+        values = {"player": reader.username, "url": settings.SITE_URL + path, "days": days}
+        subject, body = mail
+        EmailMessage(_(subject) % values, _(body) % values, None, [to]).send()
+    return True

@@ -128,3 +128,8 @@ def publish_daily() -> None:
 @shared_task(ignore_result=True)
 def expire_challenges() -> None:
     puzzles.expire_challenges()
+
+
+@shared_task(ignore_result=True)
+def send_address_mail(user_id: int, language: str = "") -> None:
+    notifications.send_address_mail(user_id, language)

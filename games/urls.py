@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from games import learn, views
+from games import account_views, learn, views
 from games.inputs import IdConverter, UsernameConverter
 
 register_converter(IdConverter, "id")
@@ -10,7 +10,13 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon),
     path("signup/", views.signup, name="signup"),
-    path("settings/", views.settings_view, name="settings"),
+    path("settings/", account_views.settings_view, name="settings"),
+    path("settings/email/", account_views.change_email, name="change_email"),
+    path("settings/email/resend/", account_views.resend_link, name="resend_link"),
+    path("settings/close/", account_views.close_account, name="close_account"),
+    path("settings/export/", account_views.export_data, name="export_data"),
+    path("email/confirm/<str:token>/", account_views.confirm_email, name="confirm_email"),
+    path("privacy/", account_views.privacy, name="privacy"),
     path("language/", views.language, name="language"),
     path("notifications/", views.notifications, name="notifications"),
     path("@/<username:username>/", views.profile, name="profile"),

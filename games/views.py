@@ -35,10 +35,10 @@ from django.views.decorators.http import (
 from django.views.i18n import set_language
 from django_htmx.http import replace_url
 
-from games import accounts, limits, queue, ratings, services, web
+from games import account_views, accounts, limits, queue, ratings, services, web
 from games import notifications as mails
 from games.context_processors import owed_matches
-from games.forms import ChallengeForm, MatchForm, SettingsForm, SignupForm
+from games.forms import ChallengeForm, MatchForm, SignupForm
 from games.inputs import parse_choice, parse_int
 from games.middleware import SESSION_LANGUAGE
 from games.models import (
@@ -54,7 +54,16 @@ from games.models import (
     Seat,
 )
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import MatchView, MoveRefused, boards, bots, dashboard, finish, puzzles
+from games.services import (
+    MatchView,
+    MoveRefused,
+    addresses,
+    boards,
+    bots,
+    dashboard,
+    finish,
+    puzzles,
+)
 from games.web.charts import rating_chart_svg
 
 PLAY = "games/game.html#play"
@@ -184,7 +193,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignupForm(_posted(request))
     after = _next(request) or reverse("learn")
-    if request.method == "POST":
+    if request.method == "POST" and form.is_valid():
+        # Only sign-ups that are taken count against the limit: a form sent back with its
+        # mistakes costs nothing.
         wait = limits.over_limit(request, "signup", "ip", limits.SIGNUPS)
         if wait:
             error = _("Too many sign-ups from your address. Try again in %(wait)s minutes.") % {
@@ -192,16 +203,19 @@ def signup(request: HttpRequest) -> HttpResponse:
             }
             context = {"form": SignupForm(), "error": error}
             return render(request, "registration/signup.html", context, status=429)
-        if form.is_valid():
-            try:
-                with transaction.atomic():
-                    user = form.save()
-            except IntegrityError:
-                # Another sign-up took the name or the address after the form's checks.
-                form.add_error(None, _("That name or e-mail address was taken just now."))
-            else:
-                accounts.log_in(request, user)
-                return redirect(after)
+        email = form.cleaned_data["email"]
+        try:
+            with transaction.atomic():
+                user = form.save()
+                addresses.ask(user, email)
+        except IntegrityError:
+            # Another sign-up took the name after the form's checks.
+            form.add_error(None, _("That name was taken just now."))
+        else:
+            accounts.log_in(request, user)
+            account_views.send_address_mail(request, user)
+            account_views.link_sent(request, email)
+            return redirect(after)
     status = 400 if form.errors else 200
     context = {"form": form, "next": _next(request)}
     return render(request, "registration/signup.html", context, status=status)
@@ -266,24 +280,6 @@ def password_reset(request: HttpRequest) -> HttpResponse:
         return redirect("password_reset_done")
     status = 400 if form.errors else 200
     return render(request, "registration/password_reset_form.html", {"form": form}, status=status)
-
-
-@accounts.account_required
-@require_http_methods(["GET", "POST"])
-def settings_view(request: HttpRequest) -> HttpResponse:
-    profile, _made = Profile.objects.get_or_create(player=request.user)
-    form = SettingsForm(_posted(request), instance=profile)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        request.session[SESSION_LANGUAGE] = profile.language
-        response = redirect("settings")
-        if profile.language:
-            translation.activate(profile.language)
-            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, profile.language)
-        messages.success(request, _("Your settings are saved."))
-        return response
-    status = 400 if form.errors else 200
-    return render(request, "games/settings.html", {"form": form}, status=status)
 
 
 @require_POST

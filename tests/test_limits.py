@@ -232,3 +232,14 @@ def test_games_against_bots_count_among_new_matches_and_solo_games_do_not(client
     assert Match.objects.count() == 30
     assert client.post(reverse("new_solo"), {"game": "nmbr9"}).status_code == 302
     assert Match.objects.count() == 31
+
+
+def test_refused_sign_up_forms_do_not_count_against_the_limit(client):
+    """A form sent back with its mistakes costs nothing; each account made counts."""
+    for number in range(8):
+        data = {"username": f"new{number}", "email": "not an address"}
+        response = client.post(reverse("signup"), data, REMOTE_ADDR="10.0.4.1")
+        assert response.status_code == 400
+    for number in range(5):
+        assert sign_up(client, number, "10.0.4.1").status_code == 302
+    assert sign_up(client, 5, "10.0.4.1").status_code == 429

@@ -7,7 +7,11 @@
 - ``finish``: the end of a match, ratings and profile figures;
 - ``bots``: bot accounts, their seats and their moves;
 - ``puzzles``: puzzles, the daily puzzle and puzzle challenges;
-- ``boards``: the leaderboards (reads only).
+- ``boards``: the leaderboards (reads only);
+- ``guests``: visitors playing without an account, adopted on sign-up;
+- ``addresses``: e-mail addresses confirmed by a signed link (sign-up, change of address);
+- ``closing``: closing an account at its owner's request;
+- ``export``: everything kept about a player, for "Export my data" (reads only).
 
 Every function that changes a match locks the match row first (one lock order, so no
 deadlocks), replays the match through its game, and writes the result. Background work

@@ -129,12 +129,16 @@ def _streaks() -> list[Row]:
 
 def _solo_games(game: str):
     """Finished solo games of ``game`` with its standard options (scores compare)."""
-    return Seat.objects.filter(
-        match__kind=Match.Kind.SOLO,
-        match__status=Match.Status.FINISHED,
-        match__game=game,
-        match__options=game_options(game, 1, {}),
-    ).exclude(player__profile__guest=True)
+    return (
+        Seat.objects.filter(
+            match__kind=Match.Kind.SOLO,
+            match__status=Match.Status.FINISHED,
+            match__game=game,
+            match__options=game_options(game, 1, {}),
+        )
+        .exclude(player__profile__guest=True)
+        .exclude(player__is_active=False)
+    )
 
 
 def _best_solo(game: str) -> list[Row]:

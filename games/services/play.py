@@ -27,6 +27,7 @@ from django.utils.translation import gettext_noop
 from games import visibility
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Notification, Profile, Seat
+from games.names import shown_lazy
 from games.services import deadlines
 from games.services.prepared import Prepared
 from games.services.store import (
@@ -312,7 +313,7 @@ def resign(match_id: int, user) -> None:
                     other.player_id,
                     record.match,
                     gettext_noop("%(player)s resigned."),
-                    player=user.username,
+                    player=shown_lazy(user.username),
                 )
         deadlines.settle(record, changes, timezone.now(), moved=seat)
         changes.flush()

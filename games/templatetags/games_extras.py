@@ -61,3 +61,11 @@ def when(value: datetime | None, style: str = "datetime") -> str:
         utc,
         text,
     )
+
+
+@register.filter
+def shown(name: str) -> str:
+    """A player's name as shown ("closed account 12" for a closed account's)."""
+    from games.names import shown as shown_name
+
+    return shown_name(str(name))

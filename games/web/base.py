@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from games.names import shown
+
 
 def first_error(form) -> str:
     """The first of a form's errors, with the field it is about."""
@@ -52,8 +54,8 @@ def sentence(reason: str) -> str:
 def left_text(seat) -> str:
     """What the log says of a player who left a match."""
     if seat.state == seat.State.RESIGNED:
-        return _("%(player)s resigned.") % {"player": seat.player.username}
-    return _("%(player)s was dropped.") % {"player": seat.player.username}
+        return _("%(player)s resigned.") % {"player": shown(seat.player.username)}
+    return _("%(player)s was dropped.") % {"player": shown(seat.player.username)}
 
 
 def reason_text(refused, reasons, **extra) -> str:

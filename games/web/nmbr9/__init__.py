@@ -24,6 +24,7 @@ from games.contract import InvalidMove
 from games.forms import ConditionalRadioSelect, SideLabels, enabled_when
 from games.inputs import OptionalChoiceField, StrictIntegerField, parse_int
 from games.models import Seat
+from games.names import shown
 from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.board import WINDOW
 from games.nmbr9.policy import choose
@@ -476,7 +477,7 @@ def _drafted_words(mv: MatchView, so_far: Turn, own) -> list[Said]:
         if isinstance(step, Place | Fill | Build | Move)
     ]
     levels = tuple(max(lv for p, lv in own.tiles if p == piece) for piece in pieces)
-    name = mv.seats[own.player].player.username
+    name = shown(mv.seats[own.player].player.username)
     return StepWords()(name, Logged(0, so_far, levels))
 
 
@@ -605,7 +606,7 @@ class Nmbr9Web:
             "supply": sorted((view.tiles_left or view.supply).items()),
             "waiting_for": [seats[i] for i in view.waiting_for if i != me] if mv.is_player else [],
             "waiting_names": ", ".join(
-                seats[i].player.username for i in view.waiting_for if i != me
+                shown(seats[i].player.username) for i in view.waiting_for if i != me
             ),
             "finished_playing": view.rounds is not None and mine.progress >= view.rounds,
             "focus": focus,
@@ -628,7 +629,7 @@ class Nmbr9Web:
                     svg=board_svg(
                         board,
                         title=_("Display of %(player)s")
-                        % {"player": seats[d.player].player.username},
+                        % {"player": shown(seats[d.player].player.username)},
                         css_class="board" if d.player == focus else "board small",
                     ),
                     placed=built(d),
@@ -653,7 +654,7 @@ class Nmbr9Web:
             ghost=ghost,
             ghost_legal=context.get("legal", False),
             interactive=ghost is not None,
-            title=_("Display of %(player)s") % {"player": seats[me].player.username},
+            title=_("Display of %(player)s") % {"player": shown(seats[me].player.username)},
             coordinates=True,
         )
         context["levels"] = points_by_level(board)
@@ -860,7 +861,7 @@ class Nmbr9Web:
         words, in_round = StepWords(), _("Round %(round)s")
         rounds: dict[int, str] = {}
         for display in view.displays:
-            name = seats[display.player].player.username
+            name = shown(seats[display.player].player.username)
             order = 0
             for logged in display.log:
                 when = rounds.get(logged.round)
@@ -940,7 +941,7 @@ class Nmbr9Web:
             step = _step_at(timeline, round * per_round)
             start = _step_at(timeline, (round - 1) * per_round) if round else step
             display = timeline[step]
-            name = seat.player.username
+            name = shown(seat.player.username)
             texts = [
                 said
                 for logged in logs[player]
@@ -950,7 +951,7 @@ class Nmbr9Web:
             before = set(timeline[start].tiles)
             placed_now = [tile for tile in display.tiles if tile not in before]
             title = _("%(player)s after round %(round)s") % {
-                "player": seat.player.username,
+                "player": shown(seat.player.username),
                 "round": round,
             }
             svg = board_svg(display.board(), title=title, highlight=placed_now)
@@ -959,7 +960,7 @@ class Nmbr9Web:
         par = _par_boards(mv, par_line) if par_line else None
         series = [
             (
-                mv.seats[player].player.username,
+                shown(mv.seats[player].player.username),
                 [timeline[_step_at(timeline, r * per_round)].score for r in range(rounds + 1)],
             )
             for player, timeline in timelines.items()

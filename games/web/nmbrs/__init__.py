@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 from games.contract import LEAVE, IllegalMove, InvalidMove
 from games.forms import SideLabels
 from games.inputs import StrictIntegerField, parse_int
+from games.names import shown
 from games.nmbrs import JOKERS
 from games.nmbrs.cards import CARDS, COLOURS
 from games.nmbrs.game import Logged
@@ -292,10 +293,11 @@ def _log_text(line: Logged, seats) -> str:
         went = (
             _("Nobody went out.")
             if line.player is None
-            else _("%(player)s went out.") % {"player": seats[line.player].player.username}
+            else _("%(player)s went out.") % {"player": shown(seats[line.player].player.username)}
         )
         lost = [
-            _("%(player)s lost %(points)s.") % {"player": seats[p].player.username, "points": n}
+            _("%(player)s lost %(points)s.")
+            % {"player": shown(seats[p].player.username), "points": n}
             for p, n in enumerate(line.lost)
             if n
         ]
@@ -303,7 +305,7 @@ def _log_text(line: Logged, seats) -> str:
     seat = seats[line.player]
     if line.move == LEAVE:
         return left_text(seat)
-    words = {"player": seat.player.username, "card": _card_name(line.card)}
+    words = {"player": shown(seat.player.username), "card": _card_name(line.card)}
     kind = line.move.split(" ", 1)[0]
     if kind == "take" and line.offered:
         return _("%(player)s took the %(card)s offered to them and drew a card.") % words

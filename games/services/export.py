@@ -1,0 +1,122 @@
+"""Everything the site keeps about a player, as plain data (the "Export my data" file).
+
+Reads only. Every game comes with its moves in the game's own notation; of a game still
+running, only the player's own moves (the others' may hold what the player may not see yet,
+which is also why no game's seed is given).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from games.models import DailyResult, Match, Move, Notification, Profile, Rating, RatingChange, Seat
+
+#: The version of this file's layout.
+FORMAT = 1
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def everything(user: User) -> dict:
+    profile = Profile.objects.filter(player=user).first()
+    return {
+        "format": FORMAT,
+        "exported": _when(timezone.now()),
+        "profile": {
+            "username": user.username,
+            "email": user.email,
+            "email_waiting_for_confirmation": profile.pending_email if profile else "",
+            "joined": _when(user.date_joined),
+            "last_login": _when(user.last_login),
+            "language": profile.language if profile else "",
+            "email_on_move": profile.email_on_move if profile else True,
+        },
+        "games": _games(user),
+        "ratings": [
+            {
+                "game": r.game,
+                "pool": r.pool,
+                "value": round(r.value, 1),
+                "games": r.games,
+                "wins": r.wins,
+                "updated": _when(r.updated),
+            }
+            for r in Rating.objects.filter(player=user).order_by("game", "pool")
+        ],
+        "rating_history": [
+            {
+                "match": c.match_id,
+                "game": c.game,
+                "pool": c.pool,
+                "before": round(c.before, 1),
+                "after": round(c.after, 1),
+                "at": _when(c.created),
+            }
+            for c in RatingChange.objects.filter(player=user).order_by("created", "id")
+        ],
+        "daily_results": [
+            {"day": d.day.isoformat(), "puzzle": d.puzzle_id, "match": d.match_id}
+            for d in DailyResult.objects.filter(player=user).order_by("day")
+        ],
+        "notifications": [
+            {"text": n.text, "match": n.match_id, "at": _when(n.created), "read": n.read}
+            for n in Notification.objects.filter(player=user).order_by("created", "id")
+        ],
+    }
+
+
+def _games(user: User) -> list[dict]:
+    seats = list(
+        Seat.objects.filter(player=user).select_related("match").order_by("match__created")
+    )
+    match_ids = [seat.match_id for seat in seats]
+    everyone = {}
+    for other in Seat.objects.filter(match_id__in=match_ids).select_related("player"):
+        everyone.setdefault(other.match_id, []).append(other)
+    moves: dict[int, list[Move]] = {}
+    for move in Move.objects.filter(match_id__in=match_ids).order_by("match_id", "ply"):
+        moves.setdefault(move.match_id, []).append(move)
+    games = []
+    for seat in seats:
+        match = seat.match
+        over = match.status in (Match.Status.FINISHED, Match.Status.CANCELLED)
+        players = sorted(everyone.get(match.pk, []), key=lambda s: s.index)
+        games.append(
+            {
+                "match": match.pk,
+                "game": match.game,
+                "kind": match.kind,
+                "status": match.status,
+                "options": match.options,
+                "rated": match.rated,
+                "puzzle": match.puzzle_id,
+                "created": _when(match.created),
+                "finished": _when(match.finished),
+                "your_seat": seat.index,
+                "players": [
+                    {
+                        "seat": s.index,
+                        "player": s.player.username,
+                        "state": s.state,
+                        "score": s.score if over or s.pk == seat.pk else None,
+                        "rank": s.rank if over else None,
+                    }
+                    for s in players
+                ],
+                "moves": [
+                    {"ply": m.ply, "seat": _index(players, m.seat_id), "move": m.text}
+                    for m in moves.get(match.pk, [])
+                    if over or m.seat_id == seat.pk
+                ],
+            }
+        )
+    return games
+
+
+def _index(seats: list[Seat], seat_id: int) -> int | None:
+    return next((s.index for s in seats if s.pk == seat_id), None)
