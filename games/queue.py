@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -58,3 +59,9 @@ def send(task: str, *args, unsent: Callable[[], object] | None = None) -> None:
             unsent()
 
     transaction.on_commit(now)
+
+
+def queue_names() -> list[str]:
+    """The Celery queues of the site: the default one, and the one for slow work."""
+    default = settings.CELERY_TASK_DEFAULT_QUEUE
+    return [default, f"{default}-slow"]
