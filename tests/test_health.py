@@ -133,23 +133,6 @@ def test_readyz_is_not_ready_when_redis_cannot_be_reached():
     assert check == {"ok": False, "error": "ConnectionError"}
 
 
-@pytest.fixture
-def database_away(django_db_blocker):
-    """The database cannot be reached (a closed port; SQLite: a file that cannot be made)."""
-    saved = dict(connection.settings_dict)
-    connection.close()
-    if connection.vendor == "sqlite":
-        connection.settings_dict["NAME"] = "/nonexistent/directory/db.sqlite3"
-    else:
-        connection.settings_dict["HOST"] = "127.0.0.1"
-        connection.settings_dict["PORT"] = closed_port()
-    with django_db_blocker.unblock():
-        yield
-        connection.close()
-    connection.settings_dict.clear()
-    connection.settings_dict.update(saved)
-
-
 def test_readyz_answers_503_when_the_database_is_away(database_away):
     response = get("/readyz")
     assert response.status_code == 503
