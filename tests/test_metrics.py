@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, override_settings
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
@@ -16,8 +17,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from games import notifications, queue
 from games.models import Heartbeat, Seat
 from games.tasks import sweep
+from nmbr9site.env import env_networks
 from tests.test_health import closed_port
 from tests.test_match_services import make_match, play, seat_of
+from tests.test_settings import manage
 from tests.test_tasks import wait_for
 
 TOKEN = "a-token-of-twenty-chars"
@@ -153,6 +156,9 @@ def test_mails_are_counted_sent_and_failed(alice, bob):
     assert count("nmbr9site_mails_total", kind="your_move", outcome="failed") == failed + 1
     assert notifications.send_due(due[1])
     assert count("nmbr9site_mails_total", kind="your_move", outcome="sent") == sent + 1
+    resets = count("nmbr9site_mails_total", kind="password_reset", outcome="sent")
+    notifications.send_password_reset(alice.email)
+    assert count("nmbr9site_mails_total", kind="password_reset", outcome="sent") == resets + 1
 
 
 @pytest.mark.django_db
@@ -195,6 +201,27 @@ def test_metrics_answer_with_the_database_away(database_away):
     text = scrape()
     assert value(text, "nmbr9site_seats_due") is None
     assert value(text, "nmbr9site_queue_length") is not None
+
+
+# ------------------------------------------------------------------ settings
+
+
+def test_the_allowed_addresses_are_read_strictly(monkeypatch):
+    monkeypatch.setenv("X_NETWORKS", "127.0.0.1, 10.0.0.0/8,::1")
+    assert [str(n) for n in env_networks("X_NETWORKS", [])] == [
+        "127.0.0.1/32",
+        "10.0.0.0/8",
+        "::1/128",
+    ]
+    monkeypatch.setenv("X_NETWORKS", "127.0.0.1,prometheus.internal")
+    with pytest.raises(ImproperlyConfigured, match="X_NETWORKS"):
+        env_networks("X_NETWORKS", [])
+
+
+def test_a_short_metrics_token_stops_start_up():
+    result = manage("check", METRICS_TOKEN="secret")
+    assert result.returncode != 0
+    assert "METRICS_TOKEN must be at least 16 characters" in result.stderr
 
 
 # ------------------------------------------------------------------ several processes
