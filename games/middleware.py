@@ -1,5 +1,6 @@
-"""Middleware of the site: refusing malformed requests before anything reads them, noting
-when a player was last on the site, and the page of whatever is hidden from the viewer."""
+"""Middleware of the site: the probes of a load balancer and of Prometheus, counting
+requests, refusing malformed requests before anything reads them, noting when a player was
+last on the site, and the page of whatever is hidden from the viewer."""
 
 import time
 from urllib.parse import parse_qsl
@@ -10,8 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext, gettext_noop
 
+from games import health, metrics
 from games.visibility import Hidden
 
 _FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -44,6 +47,52 @@ def _length(request: HttpRequest) -> int:
 def _has(values, character: str) -> bool:
     """Whether ``character`` is in any name or value of a query or form."""
     return any(character in key or any(character in v for v in vs) for key, vs in values.lists())
+
+
+class Probes:
+    """Answer /healthz, /readyz and /metrics before any other middleware runs: a load
+    balancer's or Prometheus's request needs no host check, https redirect, session, login,
+    language or rate limit, and must be answered while the database is away. /metrics
+    answers only the addresses and the token the settings allow (others get 403)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in ("GET", "HEAD"):
+            if request.path == "/healthz":
+                return health.healthz()
+            if request.path == "/readyz":
+                return health.readyz()
+            if request.path == "/metrics":
+                return _metrics(request)
+        return self.get_response(request)
+
+
+def _metrics(request: HttpRequest) -> HttpResponse:
+    if not metrics.allowed(request):
+        response = HttpResponse("Forbidden\n", status=403, content_type="text/plain")
+    else:
+        body, content_type = metrics.exposition()
+        response = HttpResponse(body, content_type=content_type)
+    add_never_cache_headers(response)
+    return response
+
+
+class CountRequests:
+    """Count each request by the name of its view (``metrics.UNRESOLVED`` when the address
+    matched none) and status, and time it."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        start = time.perf_counter()
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        view = match.view_name if match is not None else metrics.UNRESOLVED
+        metrics.request_done(view, response.status_code, time.perf_counter() - start)
+        return response
 
 
 class RejectMalformedRequests:

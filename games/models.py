@@ -428,3 +428,13 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class Heartbeat(models.Model):
+    """When a piece of periodic work last ran ("sweep": the beat's sweep), read by /readyz."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -32,6 +32,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games import metrics
 from games.models import Match, Profile, Seat
 from games.services import addresses
 
@@ -140,9 +141,10 @@ def _send_claimed(seat: Seat, profile: Profile | None, mail: tuple[str, str], no
     # a server slow to say goodbye could outlast the task's time limit and leave the claim,
     # and the e-mail would go out again when the lease ran out.
     mailer = mailers.default
-    mailer.open()
     try:
-        _send(seat, profile, mail, mailer)
+        with metrics.sending_mail("reminder" if mail is REMINDER else "your_move"):
+            mailer.open()
+            _send(seat, profile, mail, mailer)
         done = {"mailed_at": now} if mail is YOUR_MOVE else {}
         Seat.objects.filter(pk=seat.pk, mail_at=lease).update(
             mail_at=None, mail_reminder=False, **done
@@ -199,7 +201,10 @@ class _ResetForm(PasswordResetForm):
             .values_list("language", flat=True)
             .first()
         )
-        with translation.override(saved or self.language or settings.LANGUAGE_CODE):
+        with (
+            translation.override(saved or self.language or settings.LANGUAGE_CODE),
+            metrics.sending_mail("password_reset"),
+        ):
             super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 

@@ -20,14 +20,26 @@ PAR_LEASE = timedelta(minutes=10)
 PAR_IN_FLIGHT = 2
 
 
+def timed_seats():
+    """Seats with a deadline in running matches: a move owed against the clock."""
+    return Seat.objects.filter(deadline__isnull=False, match__status=Match.Status.ACTIVE)
+
+
+def overdue_seats(now: datetime | None = None):
+    """Seats whose deadline has passed in running matches: those ``due_seats`` finds."""
+    return timed_seats().filter(deadline__lte=now or timezone.now())
+
+
 def due_seats(now: datetime | None = None, limit: int = 10_000) -> list[int]:
     """Seats whose deadline has passed in running matches, the most overdue first."""
+    return list(overdue_seats(now).order_by("deadline").values_list("id", flat=True)[:limit])
+
+
+def oldest_overdue(now: datetime | None = None) -> float:
+    """Seconds since the oldest deadline ``due_seats`` finds passed (0 when none has)."""
     now = now or timezone.now()
-    return list(
-        Seat.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
-        .order_by("deadline")
-        .values_list("id", flat=True)[:limit]
-    )
+    oldest = overdue_seats(now).order_by("deadline").values_list("deadline", flat=True).first()
+    return max(0.0, (now - oldest).total_seconds()) if oldest is not None else 0.0
 
 
 def due_reminders(now: datetime | None = None, limit: int = 10_000) -> list[int]:

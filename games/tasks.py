@@ -6,7 +6,7 @@ work in the database and sends it again, and each task claims its rows before ac
 
 from celery import shared_task
 
-from games import notifications, queue, services
+from games import health, metrics, notifications, queue, services
 from games import sweep as due
 from games.services import bots, guests, puzzles
 
@@ -22,7 +22,15 @@ def _batches(ids: list[int]):
 @shared_task(ignore_result=True)
 def sweep() -> dict[str, int]:
     """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats, the
-    moves bots owe, and guests idle long enough to be removed."""
+    moves bots owe, and guests idle long enough to be removed; then note that it ran
+    (/readyz)."""
+    with metrics.SWEEP_SECONDS.time():
+        sent = _sweep()
+    health.swept()
+    return sent
+
+
+def _sweep() -> dict[str, int]:
     seat_ids = due.due_seats()
     for batch in _batches(seat_ids):
         queue.send_now(expire_seats.name, batch)

@@ -4,6 +4,7 @@ Each helper refuses a value it cannot understand with ``ImproperlyConfigured``
 instead of guessing, so a typo in production fails at start-up, not later.
 """
 
+import ipaddress
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -58,3 +59,18 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
         expected = ", ".join(f"{s}://" for s in schemes)
         raise ImproperlyConfigured(f"{name} must be a URL starting with {expected}, not {value!r}.")
     return value
+
+
+def env_networks(
+    name: str, default: list[str]
+) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """A comma-separated list of addresses or networks (``10.0.0.0/8``)."""
+    networks = []
+    for item in env_list(name, default):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks, not {item!r}."
+            ) from None
+    return networks

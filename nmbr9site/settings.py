@@ -8,7 +8,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from nmbr9site.env import env_bool, env_int, env_list, env_str, env_url
+from nmbr9site.env import env_bool, env_int, env_list, env_networks, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -38,6 +38,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz and /metrics, answered before anything else runs: no host check, no
+    # https redirect, no session, no database unless the check asks for it.
+    "games.middleware.Probes",
+    "games.middleware.CountRequests",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.middleware.RejectMalformedRequests",
@@ -135,6 +139,13 @@ CELERY_BEAT_SCHEDULE = {
     "publish-daily": {"task": "games.tasks.publish_daily", "schedule": crontab(minute=0)},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": crontab(minute=30)},
 }
+
+# /metrics answers these client addresses (or networks), and any request with
+# "Authorization: Bearer METRICS_TOKEN"; others get 403.
+METRICS_ALLOWED_IPS = env_networks("METRICS_ALLOWED_IPS", ["127.0.0.1", "::1"])
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters long.")
 
 # The cache holds the rate limits (games/limits.py). When Redis cannot be reached it answers
 # "nothing there" instead of failing, so the limits let requests through.

@@ -226,3 +226,30 @@ def open_browser(browser, live_server):
     for session in sessions:
         session.close()
     assert errors == [], errors
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def database_away(django_db_blocker):
+    """The database cannot be reached (a closed port; SQLite: a file that cannot be made)."""
+    from django.db import connection
+
+    saved = dict(connection.settings_dict)
+    connection.close()
+    if connection.vendor == "sqlite":
+        connection.settings_dict["NAME"] = "/nonexistent/directory/db.sqlite3"
+    else:
+        connection.settings_dict["HOST"] = "127.0.0.1"
+        connection.settings_dict["PORT"] = _closed_port()
+    with django_db_blocker.unblock():
+        yield
+        connection.close()
+    connection.settings_dict.clear()
+    connection.settings_dict.update(saved)

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections import OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
+from games import metrics
 from games.contract import LEAVE, CommitRules, DraftRules, IllegalMove, Rules
 from games.models import Match, Move, Notification, Profile, Seat
 from games.registry import find_game
@@ -408,6 +409,9 @@ class Changes:
             _update_seats(seats, fields)
         for write in self.after:
             write()
+        if self.moves:
+            games = Counter(move.match.game for move in self.moves)
+            transaction.on_commit(lambda: metrics.moves_committed(games))
         self.__init__()
 
 
