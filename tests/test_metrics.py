@@ -179,14 +179,17 @@ def test_seats_due_and_overdue_are_read_when_scraped(alice, bob, carol):
 
 @pytest.mark.django_db
 def test_queue_lengths_are_read_from_redis_when_scraped(celery_queue, alice):
-    with override_settings(CELERY_TASK_DEFAULT_QUEUE=celery_queue):
-        assert queue.queue_names() == [celery_queue, f"{celery_queue}-slow"]
-        before = value(scrape(), "nmbr9site_queue_length", queue=celery_queue)
-        for _ in range(3):  # no worker takes them
-            assert queue.send_now("games.tasks.refresh_player_stats", alice.pk)
-        text = scrape()
-    assert value(text, "nmbr9site_queue_length", queue=celery_queue) == before + 3
-    assert value(text, "nmbr9site_queue_length", queue=f"{celery_queue}-slow") == 0
+    default, slow = queue.queue_names()
+    assert default == celery_queue
+    before = scrape()
+    for _ in range(3):  # no worker takes them
+        assert queue.send_now("games.tasks.rate_match", 0)
+    for _ in range(2):
+        assert queue.send_now("games.tasks.refresh_player_stats", alice.pk)
+    text = scrape()
+    for name, sent in ((default, 3), (slow, 2)):
+        was = value(before, "nmbr9site_queue_length", queue=name)
+        assert value(text, "nmbr9site_queue_length", queue=name) == was + sent
 
 
 @pytest.mark.django_db

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games import queue
 from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import log_in
+from tests.browser.test_solo import fill_sign_up, log_in
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,12 +56,7 @@ def test_a_player_signs_up_and_confirms_the_address_by_its_link(
     session = open_browser(locale=language, **device)
     page = session.page
     session.goto("/signup/")
-    page.fill("#id_username", "dora")
-    page.fill("#id_email", "dora@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.locator(".who")).to_have_text("dora")
+    fill_sign_up(page, "dora")
     expect(page.locator(".messages li")).to_contain_text(words["sent"])
     expect(page.locator("[data-confirm-banner]")).to_be_visible()
     (sent,) = mail.outbox

@@ -9,8 +9,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import DailyResult, Match
 from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import answered, log_in
-from tests.conftest import PASSWORD
+from tests.browser.test_solo import answered, fill_sign_up, log_in
 from tests.test_home import a_running_match
 from tests.test_secrecy import todays_daily
 
@@ -58,12 +57,7 @@ def test_a_visitor_plays_a_bot_and_the_daily_signs_up_and_finds_both_on_the_prof
 
     page.get_by_role("link", name=words["keep"]).click()
     expect(page.locator("[data-guest-note]")).to_be_visible()
-    page.fill("#id_username", "newcomer")
-    page.fill("#id_email", "newcomer@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.locator(".who")).to_have_text("newcomer")
+    fill_sign_up(page, "newcomer")
     account = User.objects.get(username="newcomer")
     assert DailyResult.objects.get(player=account).match_id == daily.pk
 

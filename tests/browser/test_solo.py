@@ -15,14 +15,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def sign_up(session, username: str) -> None:
-    page = session.page
     session.goto("/")
-    page.get_by_role("link", name="Sign up").first.click()
+    session.page.get_by_role("link", name="Sign up").first.click()
+    fill_sign_up(session.page, username)
+
+
+def fill_sign_up(page, username: str) -> None:
+    """Fill in the sign-up form on ``page`` for ``username`` and send it (in any language)."""
     page.fill("#id_username", username)
     page.fill("#id_email", f"{username}@example.com")
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
+    page.locator("main form button[type=submit]").click()
     expect(page.locator(".who")).to_have_text(username)
 
 
