@@ -1,11 +1,12 @@
 """Rate limits on logins, sign-ups, password-reset and address e-mails, counted in the
-cache (Redis).
+cache's Redis with the ``limits`` library (moving windows: each limit counts the requests of
+the last hour, or of the last quarter of an hour).
 
-- Logins (django-axes): after ``LOGIN_FAILURES`` wrong passwords for one account, or from one
-  client address, further logins there are refused for ``LOGIN_COOLOFF``, the right password
-  included; refused attempts cost no password hashing. A successful login clears its
-  account's count, never its address's (else an address could guess on without limit by
-  logging into an account of its own between batches of guesses).
+- Logins: ``LOGIN_FAILURES`` wrong passwords within ``LOGIN_COOLOFF`` for one account, or
+  from one client address, lock it for ``LOGIN_COOLOFF``: every login there is refused, the
+  right password included, and refused attempts cost no password hashing and count nothing.
+  A successful login clears its account's count, never its address's (else an address could
+  guess on without limit by logging into an account of its own between batches of guesses).
 - Sign-ups: ``SIGNUPS`` per client address.
 - Password-reset e-mails: ``RESETS_PER_ADDRESS`` per e-mail address and ``RESETS_PER_CLIENT``
   per client address.
@@ -17,43 +18,75 @@ cache (Redis).
   per player.
 
 A refusal says when to try again. When Redis cannot be reached the limits let requests
-through: the cache ignores its errors (django-redis), django-ratelimit fails open, and the
-login handler below counts nothing instead of failing.
+through: nothing is counted and nothing is refused.
+
+The counts live in the Redis of the cache (``CACHES["default"]["LOCATION"]``), under the
+cache's key prefix followed by ``:limits``.
 """
 
+import functools
 import ipaddress
 import logging
 import math
+import time
+from collections.abc import Callable
 from datetime import timedelta
 
-from axes.handlers.cache import AxesCacheHandler
-from axes.helpers import (
-    get_cache,
-    get_client_cache_keys,
-    make_cache_key_list,
-)
 from django.conf import settings
-from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django_ratelimit.core import get_usage
-from django_redis.exceptions import ConnectionInterrupted
-from redis.exceptions import RedisError
+from limits import RateLimitItem, RateLimitItemPerMinute, parse
+from limits.errors import StorageError
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 
 logger = logging.getLogger(__name__)
 
 LOGIN_FAILURES = 10
 LOGIN_COOLOFF = timedelta(minutes=15)
-SIGNUPS = "5/h"
-RESETS_PER_ADDRESS = "3/h"
-RESETS_PER_CLIENT = "10/h"
-PASSWORD_CHANGES = "10/h"
-ADDRESS_MAILS = "5/h"
-NEW_GAMES = "30/h"
+SIGNUPS = "5/hour"
+RESETS_PER_ADDRESS = "3/hour"
+RESETS_PER_CLIENT = "10/hour"
+PASSWORD_CHANGES = "10/hour"
+ADDRESS_MAILS = "5/hour"
+NEW_GAMES = "30/hour"
+
+COOLOFF_MINUTES = int(LOGIN_COOLOFF.total_seconds() // 60)
+#: Wrong passwords counted per account and per client address.
+FAILURES = RateLimitItemPerMinute(LOGIN_FAILURES, COOLOFF_MINUTES)
+#: A lockout: one per account or client address at a time, lasting the cool-off.
+LOCKOUT = RateLimitItemPerMinute(1, COOLOFF_MINUTES)
+#: Seconds Redis may take to connect or to answer before the limits let the request through.
+REDIS_TIMEOUT = 1
 
 
-def login_name(request: HttpRequest, credentials: dict | None) -> str | None:
+@functools.cache
+def _limiter(url: str, prefix: str) -> MovingWindowRateLimiter:
+    storage = RedisStorage(
+        url,
+        key_prefix=f"{prefix}:limits",
+        wrap_exceptions=True,
+        socket_connect_timeout=REDIS_TIMEOUT,
+        socket_timeout=REDIS_TIMEOUT,
+    )
+    return MovingWindowRateLimiter(storage)
+
+
+def limiter() -> MovingWindowRateLimiter:
+    """The limiter counting in the cache's Redis (looked up when used, so that it follows
+    the settings)."""
+    cache = settings.CACHES["default"]
+    return _limiter(cache["LOCATION"], cache.get("KEY_PREFIX", ""))
+
+
+@functools.cache
+def parsed(rate: str) -> RateLimitItem:
+    return parse(rate)
+
+
+def login_name(request: HttpRequest, credentials: dict | None = None) -> str | None:
     """The account a login is for, whatever its capitals."""
     name = (credentials or {}).get("username") or request.POST.get("username")
     return name.strip().lower() if isinstance(name, str) else None
@@ -77,50 +110,101 @@ def minutes(seconds: float) -> int:
     return max(1, math.ceil(seconds / 60))
 
 
-def over_limit(request: HttpRequest, group: str, key: str, rate: str) -> int | None:
-    """Count this request against ``rate`` per ``key``; the minutes to wait if it is over."""
-    usage = get_usage(request, group=group, key=key, rate=rate, method="POST", increment=True)
-    if usage is None or not usage["should_limit"]:
+def over_limit(
+    request: HttpRequest, group: str, key: str | Callable[[str, HttpRequest], str], rate: str
+) -> int | None:
+    """Count this POST against ``rate`` (e.g. "5/hour") per ``key`` ("ip": the client's
+    address, "user": the player, or a function of the group and the request); the minutes to
+    wait if it is over (then it is not counted)."""
+    if request.method != "POST":
         return None
-    return minutes(usage["time_left"])
+    if key == "ip":
+        value = client_ip(request)
+    elif key == "user":
+        value = str(request.user.pk)
+    else:
+        value = key(group, request)
+    item = parsed(rate)
+    try:
+        if limiter().hit(item, group, value):
+            return None
+        reset = limiter().get_window_stats(item, group, value).reset_time
+    except StorageError:
+        logger.warning("a rate limit could not be counted: Redis is unavailable")
+        return None
+    return minutes(reset - time.time())
 
 
-class LoginLimits(AxesCacheHandler):
-    """Axes's cache handler, letting logins through when the cache does not answer."""
-
-    def __init__(self) -> None:
-        pass  # the cache is looked up when used, so that it follows the settings
-
-    @property
-    def cache(self):
-        return get_cache()
-
-    def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
-        try:
-            super().user_login_failed(sender, credentials, request, **kwargs)
-        except (TypeError, RedisError, ConnectionInterrupted):
-            # The cache answered None, or not at all: nothing was counted.
-            logger.warning("login failures could not be counted: the cache is unavailable")
-
-    def user_logged_in(self, sender, request, user, **kwargs):
-        """Clear the failures counted for the account, not those of the client's address."""
-        name = login_name(request, {"username": user.get_username()})
-        try:
-            self.cache.delete_many(make_cache_key_list([{"username": name}]))
-        except (RedisError, ConnectionInterrupted):
-            logger.warning("login failures could not be cleared: the cache is unavailable")
+def _login_scopes(request: HttpRequest, name: str | None) -> list[tuple[str, str]]:
+    """What a login's failures count against: its account (when named) and its client."""
+    scopes = [("address", client_ip(request))]
+    if name:
+        scopes.insert(0, ("account", name))
+    return scopes
 
 
-def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+def login_wait(request: HttpRequest, name: str | None = None) -> float:
+    """The seconds until a login for ``name`` (by default the posted one) may be tried from
+    this client; 0 if it may now."""
+    name = name or login_name(request)
+    try:
+        resets = [
+            limiter().get_window_stats(LOCKOUT, "login-lockout", scope, value)
+            for scope, value in _login_scopes(request, name)
+        ]
+    except StorageError:
+        logger.warning("login lockouts could not be read: Redis is unavailable")
+        return 0
+    return max((s.reset_time - time.time() for s in resets if s.remaining == 0), default=0)
+
+
+def login_failed(sender, credentials: dict, request: HttpRequest | None = None, **kwargs):
+    """Count a wrong password (Django's ``user_login_failed``) against the account and the
+    client address; the failure that fills a count locks it for the cool-off. A login refused
+    because of a lockout counts nothing."""
+    if request is None:
+        return
+    name = login_name(request, credentials)
+    if login_wait(request, name):
+        return
+    try:
+        for scope, value in _login_scopes(request, name):
+            limiter().hit(FAILURES, "login-failures", scope, value)
+            if limiter().get_window_stats(FAILURES, "login-failures", scope, value).remaining:
+                continue
+            limiter().hit(LOCKOUT, "login-lockout", scope, value)
+            logger.warning("logins locked for %s minutes for an %s", COOLOFF_MINUTES, scope)
+    except StorageError:
+        logger.warning("login failures could not be counted: Redis is unavailable")
+
+
+def logged_in(sender, request: HttpRequest | None, user, **kwargs):
+    """Clear the failures counted for the account (Django's ``user_logged_in``), not those
+    of the client's address."""
+    if request is None:
+        return
+    name = login_name(request, {"username": user.get_username()})
+    try:
+        limiter().clear(FAILURES, "login-failures", "account", name)
+    except StorageError:
+        logger.warning("login failures could not be cleared: Redis is unavailable")
+
+
+class LoginLimits:
+    """The first authentication backend: refuses, before any password is hashed, a login for
+    an account or from a client address that is locked out."""
+
+    def authenticate(self, request: HttpRequest | None, username: str | None = None, **kwargs):
+        if request is not None and login_wait(request, login_name(request, {"username": username})):
+            raise PermissionDenied
+        return None
+
+
+def locked_out(request: HttpRequest) -> HttpResponse:
     """The login page again, saying when logging in will be possible (HTTP 429)."""
     from django.contrib.auth.forms import AuthenticationForm
 
-    left = LOGIN_COOLOFF.total_seconds()
-    try:
-        ttls = [cache.ttl(key) for key in get_client_cache_keys(request, credentials)]
-        left = max((t for t in ttls if isinstance(t, int) and t > 0), default=left)
-    except Exception:  # the cache is away: say the longest wait
-        pass
+    left = login_wait(request) or LOGIN_COOLOFF.total_seconds()
     form = AuthenticationForm(request, data=request.POST or None)
     error = _(
         "Too many failed logins for this account or from your address. "

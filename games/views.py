@@ -238,6 +238,8 @@ def log_in(request: HttpRequest) -> HttpResponse:
     response = LoginView.as_view(extra_context={"is_guest": guest_id is not None})(request)
     if request.method == "POST" and response.status_code == 302:
         accounts.adopt_session_guest(request, guest_id)
+    elif request.method == "POST" and limits.login_wait(request):
+        return limits.locked_out(request)  # locked before, or by this failure
     return response
 
 

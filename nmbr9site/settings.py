@@ -1,6 +1,5 @@
 """Settings for nmbr9site, all read from the environment (see README "Configuration")."""
 
-from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -33,7 +32,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
-    "axes",
     "games",
 ]
 
@@ -57,7 +55,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "nmbr9site.urls"
@@ -147,11 +144,12 @@ METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
     raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters long.")
 
-# The cache holds the rate limits (games/limits.py). When Redis cannot be reached it answers
-# "nothing there" instead of failing, so the limits let requests through.
 #: The share of the full par search spent on each puzzle (1: the strong search of RULES.md).
 PUZZLE_PAR_EFFORT = float(env_str("PUZZLE_PAR_EFFORT", "1"))
 
+# When Redis cannot be reached the cache answers "nothing there" instead of failing. The rate
+# limits (games/limits.py) are counted in the same Redis, under KEY_PREFIX + ":limits", and
+# let requests through while it is away.
 CACHES = {
     "default": {
         "BACKEND": "django_redis.cache.RedisCache",
@@ -168,24 +166,12 @@ DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 # Sessions live in the database alone (read with plain SQL): a copy in the cache would
 # outlive a logout made while Redis is away and sign the player in again.
 SESSION_ENGINE = "games.sessions"
-RATELIMIT_FAIL_OPEN = True
-RATELIMIT_IP_META_KEY = "games.limits.client_ip"
-RATELIMIT_USE_CACHE = "default"
 
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "games.limits.LoginLimits",  # refuses a locked-out login before any password is hashed
     "games.backends.Accounts",
     "django.contrib.auth.backends.ModelBackend",  # sessions that name it stay signed in
 ]
-AXES_HANDLER = "games.limits.LoginLimits"
-AXES_FAILURE_LIMIT = 10
-AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_RESET_ON_SUCCESS = False  # games.limits clears the account's count only
-AXES_LOCKOUT_CALLABLE = "games.limits.locked_out"
-AXES_USERNAME_CALLABLE = "games.limits.login_name"
-AXES_VERBOSE = False
-AXES_CLIENT_IP_CALLABLE = "games.limits.client_ip"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -267,6 +253,4 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # django-axes notes every successful login at INFO; failures and lockouts are warnings.
-    "loggers": {"axes": {"level": "WARNING"}},
 }

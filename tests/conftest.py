@@ -125,7 +125,10 @@ def empty_cache(cache_prefix):
     """Every test starts with no rate limit counted."""
     from django.core.cache import cache
 
+    from games import limits
+
     cache.delete_pattern("*")
+    limits.limiter().storage.reset()
 
 
 @pytest.fixture

@@ -182,7 +182,7 @@ def test_a_guest_cannot_be_invited_by_name_nor_take_a_guests_name(client, alice)
 
 
 def test_a_client_address_starts_at_most_30_guest_games_an_hour(client, db):
-    allowed = int(limits.NEW_GAMES.removesuffix("/h"))
+    allowed = int(limits.NEW_GAMES.removesuffix("/hour"))
     assert allowed == 30
     for _ in range(allowed):
         assert client.post(reverse("new_solo")).status_code == 302
