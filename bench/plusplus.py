@@ -3,8 +3,8 @@
 For each option set (the base game, each module alone, each special tile alone, all modules,
 each variant plain and with all modules) the policy plays seeded solo games twice: with the
 modules (``choose_turn``: fillers, special tiles, the reserved tile where they gain enough)
-and as the fallback of RULES.md 6.8 (plain placements and rejects only). Printed: the average
-score of each and the policy's time per turn.
+and as the fallback of docs/rules.md §6.8 (plain placements and rejects only). Printed: the
+average score of each and the policy's time per turn.
 """
 
 from __future__ import annotations

@@ -144,7 +144,7 @@ METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
     raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters long.")
 
-#: The share of the full par search spent on each puzzle (1: the strong search of RULES.md).
+#: The share of the full par search spent on each puzzle (1: the full, strong search).
 PUZZLE_PAR_EFFORT = float(env_str("PUZZLE_PAR_EFFORT", "1"))
 
 # When Redis cannot be reached the cache answers "nothing there" instead of failing. The rate

@@ -388,7 +388,7 @@ def two_of_three_solo(client, alice):
 
 
 def test_2_of_3_the_choice_comes_before_the_tile_is_tried(client, alice):
-    """RULES.md 6.5: build or reject is decided before trying the tile. Until the player has
+    """docs/rules.md §6.5: build or reject is decided before trying the tile. Until the player has
     chosen to build, no address shows the tile on the board, whatever it asks for."""
     match = two_of_three_solo(client, alice)
     url = match.get_absolute_url()

@@ -6,10 +6,10 @@ reaching outside is refused as "out of range". A display started near the centre
 there as a nearly straight chain of 15 or more tiles, and even then there is always room for
 a legal placement elsewhere along it.
 
-The rules of RULES.md section 3 apply to every piece. NMBR 9 ++ lifts some of them:
+The rules of docs/rules.md §3 apply to every piece. NMBR 9 ++ lifts some of them:
 
 - gap fillers (F1, F2) need not rest on two tiles;
-- ``relax`` names the special tiles of RULES.md 6.4 that lift a rule for one placement:
+- ``relax`` names the special tiles of docs/rules.md §6.4 that lift a rule for one placement:
   "one" (a single tile beneath is enough), "bridge" (on level 1 or higher the piece may span a
   gap that is closed all round and that it covers completely) and "loose" (on level 1 or
   higher it need not touch a piece on its level);

@@ -1,6 +1,6 @@
 """A whole NMBR 9 game for 1-6 players, dealt from a seed and replayable from its turns.
 
-The base game (RULES.md sections 2-4) and NMBR 9 ++ (section 6): the modules "new start
+The base game (docs/rules.md §2-4) and NMBR 9 ++ (§6): the modules "new start
 tiles", "gap fillers" and "breaking rules" (special tiles), and the variants "2 of 3" and
 "level to level", chosen with ``Options``.
 
@@ -12,7 +12,8 @@ Pace "rounds": a step ends when every player still in the game has dealt with it
 next card is revealed to all. Pace "free": everybody goes through the same cards at their own
 speed ("level to level" is played in rounds only).
 
-Decisions of the rules that RULES.md leaves open and this module settles:
+Decisions of the rules that the rulebooks leave open and this module settles (docs/rules.md
+marks them as ours):
 
 - the turn in which a card is set aside with "reserve" builds nothing else (no filler, no
   move, no reserved tile), like a turn that only rejects; "one", "bridge" and "loose" are
@@ -1045,9 +1046,9 @@ class Game:
         return turn.main.placement
 
     def fallback_turn(self, player: int, *, reject: bool = True) -> Turn:
-        """The turn played for ``player`` when their time runs out (RULES.md 6.8): a plain
+        """The turn played for ``player`` when their time runs out (docs/rules.md §6.8): a plain
         ``place`` (no special tiles, no fillers), or ``reject`` where that is sensible and
-        ``reject`` allows it (not for a player who chose to build the card, RULES.md 6.5)."""
+        ``reject`` allows it (not for a player who chose to build the card, docs/rules.md §6.5)."""
         from .policy import fallback_turn
 
         self._expect_decision(self._check_player(player))

@@ -7,7 +7,7 @@ high numbers higher up; the best one is chosen (ties broken by the move order, o
 For NMBR 9 ++ the same valuation decides whole turns (``choose_turn``), one ply deep: which
 card to take ("level to level"), whether to reject ("2 of 3": the card against the expected
 value of an unseen one), and whether a special tile, a gap filler, a move or the reserved
-tile gains enough to be worth it. ``fallback_turn`` is what RULES.md 6.8 plays on a missed
+tile gains enough to be worth it. ``fallback_turn`` is what docs/rules.md §6.8 plays on a missed
 deadline: a plain placement (or a reject), never spending the player's special tiles or
 fillers.
 """
@@ -676,6 +676,6 @@ def choose_turn(
 
 
 def fallback_turn(game: Game, player: int, *, reject: bool = True) -> Turn:
-    """The turn of RULES.md 6.8 for a missed deadline: a plain placement of the best card,
+    """The turn of docs/rules.md §6.8 for a missed deadline: a plain placement of the best card,
     or ``reject`` where the valuation prefers it ("2 of 3") and ``reject`` allows it."""
     return choose_turn(game, player, modules=False, reject=reject)

@@ -8,7 +8,7 @@ placement is ``place 7@3,-2r1``); a view is a ``GameView``. Match options are pl
      "fillers": bool, "specials": [names] | "random2", "variant": "base" | "two_of_three"
      | "level_to_level", "puzzle": bool}
 
-With ``"puzzle"`` the seed is a puzzle's (RULES.md 5): a base game whose first tile lies in
+With ``"puzzle"`` the seed is a puzzle's (docs/rules.md §5): a base game whose first tile lies in
 the centre of every display before play starts (``games.nmbr9.puzzle``).
 
 >>> import random
@@ -157,7 +157,7 @@ class Nmbr9Rules:
     # ----------------------------------------------------------------- commitments
 
     def commitments(self, state: Game, player: int) -> tuple[str, ...]:
-        """ "2 of 3": "build" while the player may still reject the card (RULES.md 6.5: the
+        """ "2 of 3": "build" while the player may still reject the card (docs/rules.md §6.5: the
         player decides before trying the tile, and must then build it).
 
         >>> state = RULES.setup(1, 3, RULES.options({"variant": "two_of_three"}))

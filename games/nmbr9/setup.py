@@ -132,7 +132,7 @@ def deal(seed: int | str, removed: int | str = 0) -> tuple[tuple[int, ...], int]
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What is played besides the base game (RULES.md 6): modules, variant, card removal.
+    """What is played besides the base game (docs/rules.md §6): modules, variant, card removal.
 
     ``specials``: the special tiles in play (module "breaking rules"), or ``"random2"`` for
     two of the six drawn from the seed. ``variant``: "base", "two_of_three" or

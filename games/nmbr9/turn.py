@@ -1,4 +1,4 @@
-"""Turns: a player's decision for one card, written as in RULES.md 6.7.
+"""Turns: a player's decision for one card, written as in docs/rules.md §6.7.
 
 A turn is a list of steps separated by ``; ``, carried out in order, all or nothing::
 

@@ -1,7 +1,7 @@
 """The nmbrs! deck: 100 number cards and 4 jokers, each with a colour and a value.
 
 The printed values and colours are not in the rule text; these are the platform's own
-(RULES.md 7.1): a card's value is 3 when no number 2-10 divides it, 2 when exactly one does
+(docs/rules.md §7.1): a card's value is 3 when no number 2-10 divides it, 2 when exactly one does
 and 1 otherwise (an easy card is worth little); jokers are worth 0. The colours are a fixed
 shuffle with 25 numbers and one joker per colour.
 

@@ -15,7 +15,7 @@ A turn is a sequence of moves by the player whose turn it is:
 2. any number of *plays* (``lay``, ``extend``, ``insert``, ``cross``, ``join``, ``swap``);
 3. ``discard`` one card (``done`` in the simplified version).
 
-Decisions of ours where RULES.md leaves one open:
+Decisions of ours where the rulebook leaves one open (docs/rules.md §7.2):
 
 - A joker taken back by ``swap`` must be played again in the same turn; a swap (or any play
   while such a joker is owed) is refused when the joker could then no longer be played, and

@@ -1,4 +1,5 @@
-"""Moves and their notation (RULES.md 7.3): one small frozen dataclass, read and written as text.
+"""Moves and their notation (docs/rules.md §7.3): one small frozen dataclass, read and
+written as text.
 
 A move is one step of a turn: answering the discard (``take``, ``pass``, ``draw``), one play
 (``lay``, ``extend``, ``insert``, ``cross``, ``join``, ``swap``) or the end of the turn

@@ -1,4 +1,5 @@
-"""Series on the table: which runs of numbers are series, and what a play scores (RULES.md 7.2).
+"""Series on the table: which runs of numbers are series, and what a play scores
+(docs/rules.md §7.2).
 
 A series is 3 or more cards whose numbers form an arithmetic progression with a step of 1 or
 more, laid out ascending. With the advanced rules, counting it down by its step must reach 0

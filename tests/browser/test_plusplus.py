@@ -28,7 +28,7 @@ def take_turn(page, *, reject: bool = False) -> bool:
         return True
     if page.locator("[data-build]").count():
         # The tile is not shown, nor can it be tried, before the card is chosen to be built
-        # (RULES.md 6.5); once chosen, it can no longer be rejected.
+        # (docs/rules.md §6.5); once chosen, it can no longer be rejected.
         expect(page.locator("[data-ghost]")).to_have_count(0)
         answered(page, lambda: page.locator("[data-build]").click())
         expect(page.locator("[data-ghost]")).to_have_count(1)

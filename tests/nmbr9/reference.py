@@ -1,4 +1,4 @@
-"""Slow, literal readings of RULES.md section 3 and of 6.3-6.4 (fillers and the rules the
+"""Slow, literal readings of docs/rules.md §3 and of §6.3-6.4 (fillers and the rules the
 special tiles lift), to check the engine against."""
 
 from games.nmbr9 import Placement
@@ -37,7 +37,7 @@ def reference_level(placements_with_levels, placement: Placement):
 def reference_level_plusplus(
     placements_with_levels, placement: Placement, relax=(), max_level=None
 ):
-    """The level of ``placement`` under RULES.md 3 and 6.3-6.4 read literally, or a short
+    """The level of ``placement`` under docs/rules.md §3 and §6.3-6.4 read literally, or a short
     code of why it is illegal: "overhang or gap", "uneven", "open or partly covered gap",
     "one support", "too high", "not adjacent".
 

@@ -1,4 +1,4 @@
-"""RULES.md 6.1-6.4 (NMBR 9 ++ pieces and modules), clause by clause, on hand-built displays
+"""docs/rules.md §6.1-6.4 (NMBR 9 ++ pieces and modules), clause by clause, on hand-built displays
 and scripted games. The variants (6.5, 6.6) are in test_nmbr9_variants.py."""
 
 import json

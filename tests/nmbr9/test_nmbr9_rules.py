@@ -1,4 +1,4 @@
-"""RULES.md section 3, clause by clause, on hand-built displays."""
+"""docs/rules.md §3, clause by clause, on hand-built displays."""
 
 import pytest
 from reference import reference_level

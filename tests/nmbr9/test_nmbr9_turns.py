@@ -1,4 +1,4 @@
-"""RULES.md 6.7: how a turn is written, read back and refused."""
+"""docs/rules.md §6.7: how a turn is written, read back and refused."""
 
 import pytest
 from hypothesis import given, settings

@@ -1,4 +1,5 @@
-"""RULES.md 6.5 ("2 of 3") and 6.6 ("level to level"), clause by clause, on scripted games."""
+"""docs/rules.md §6.5 ("2 of 3") and §6.6 ("level to level"), clause by clause, on scripted
+games."""
 
 from collections import Counter
 
@@ -120,7 +121,7 @@ def test_6_5_free_pace_lets_each_player_go_through_the_cards():
 
 
 def test_6_5_a_player_who_chose_to_build_cannot_reject_and_the_fallback_builds():
-    """RULES.md 6.5: "choosing build shows the tile and the player must then build it". The
+    """docs/rules.md §6.5: "once the player chooses build the tile is shown and must be built". The
     commitment is offered exactly while the card may be rejected; once made, a reject is
     refused, reserve still counts as building, and a missed deadline builds."""
     rules = RULES

@@ -1,4 +1,4 @@
-"""RULES.md 4 and 6.8: the fallback on a missed deadline, and what each player may see."""
+"""docs/rules.md §4 and §6.8: the fallback on a missed deadline, and what each player may see."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""RULES.md 7.1: the deck of 104 cards with our values and colours."""
+"""docs/rules.md §7.1: the deck of 104 cards with our values and colours."""
 
 import json
 from collections import Counter

@@ -1,4 +1,4 @@
-"""RULES.md 7.3: how a move is written, read back and printed canonically."""
+"""docs/rules.md §7.3: how a move is written, read back and printed canonically."""
 
 import pytest
 from hypothesis import given, settings

@@ -1,4 +1,4 @@
-"""RULES.md 7.2, clause by clause, on hand-built positions: dealing, the draw with its
+"""docs/rules.md §7.2, clause by clause, on hand-built positions: dealing, the draw with its
 offers, series, the six plays, scoring, the end of a deal and of the game, the simplified
 version."""
 

@@ -667,7 +667,7 @@ class Nmbr9Web:
     ) -> Placement | None:
         """Fill ``context`` with the turn being composed; the piece being placed, if any."""
         url = mv.match.get_absolute_url()
-        # "2 of 3": build or reject is chosen before the tile is tried (RULES.md 6.5), so
+        # "2 of 3": build or reject is chosen before the tile is tried (docs/rules.md §6.5), so
         # until the player has chosen to build, nothing composed is shown, only the choice.
         choose_first = "build" in mv.may_commit
         if choose_first:
