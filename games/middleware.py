@@ -174,7 +174,9 @@ class UserLanguage:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             language = _saved_language(request)
-            if language and language != request.LANGUAGE_CODE:
+            if not language:
+                _note_seen_language(request)
+            elif language != request.LANGUAGE_CODE:
                 translation.activate(language)
                 request.LANGUAGE_CODE = language
         return self.get_response(request)
@@ -190,8 +192,20 @@ def _saved_language(request: HttpRequest) -> str:
     return request.session[SESSION_LANGUAGE]
 
 
+def _note_seen_language(request: HttpRequest) -> None:
+    """Note the language a player without a saved one uses the site in (their browser's or
+    the footer's), once a session and language: notifications and e-mails are written in it."""
+    if request.session.get(SESSION_SEEN_LANGUAGE) != request.LANGUAGE_CODE:
+        from games.models import Profile
+
+        Profile.objects.filter(player=request.user).update(seen_language=request.LANGUAGE_CODE)
+        request.session[SESSION_SEEN_LANGUAGE] = request.LANGUAGE_CODE
+
+
 #: Where a player's saved language is kept in their session.
 SESSION_LANGUAGE = "saved_language"
+#: The language last noted as the one a player without a saved one uses the site in.
+SESSION_SEEN_LANGUAGE = "seen_language"
 
 
 class RecordLastSeen:

@@ -335,6 +335,15 @@ class Profile(models.Model):
         "the account's own address (the user's e-mail) is always a confirmed one.",
     )
 
+    seen_language = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The language the player last used the site in, for what is written to "
+        "them away from a page (notifications, e-mails) while they have saved none.",
+    )
+
     class Meta:
         indexes = [
             models.Index(fields=["last_seen"], condition=models.Q(guest=True), name="idle_guests")
@@ -342,6 +351,22 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"settings of {self.player}"
+
+    @property
+    def writing_language(self) -> str:
+        """The language to write to the player in away from a page (notifications, e-mails):
+        the one saved in Settings, else the one they last used the site in; "" if neither
+        (the caller knows the best guess: the site's, or the language of the request that
+        asked for the e-mail)."""
+        return self.language or self.seen_language
+
+    @staticmethod
+    def languages_of(player_ids) -> dict[int, str]:
+        """Each player's ``writing_language``, for the players who have one."""
+        profiles = Profile.objects.filter(player_id__in=list(player_ids)).only(
+            "player_id", "language", "seen_language"
+        )
+        return {p.player_id: p.writing_language for p in profiles if p.writing_language}
 
 
 class Rating(models.Model):

@@ -173,10 +173,10 @@ REMINDER = (
 
 
 def _send(seat: Seat, profile: Profile | None, mail: tuple[str, str], mailer) -> None:
-    """Send ``mail`` about the seat's match to its player, in their saved language (else the
+    """Send ``mail`` about the seat's match to its player, in their language (else the
     site's)."""
-    language = (profile.language if profile is not None else "") or settings.LANGUAGE_CODE
-    with translation.override(language):
+    language = profile.writing_language if profile is not None else ""
+    with translation.override(language or settings.LANGUAGE_CODE):
         values = {
             "player": seat.player.username,
             "match": str(seat.match),
@@ -195,14 +195,8 @@ class _ResetForm(PasswordResetForm):
     language = ""
 
     def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
-        saved = (
-            Profile.objects.filter(player=context["user"])
-            .exclude(language="")
-            .values_list("language", flat=True)
-            .first()
-        )
         with (
-            translation.override(saved or self.language or settings.LANGUAGE_CODE),
+            translation.override(_language_of(context["user"].pk, self.language)),
             metrics.sending_mail("password_reset"),
         ):
             super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
@@ -244,10 +238,12 @@ ADDRESS_IN_USE = (
 )
 
 
-def _language_of(user, fallback: str = "") -> str:
-    saved = Profile.objects.filter(player=user).values_list("language", flat=True).first()
-    if saved:
-        return saved
+def _language_of(player_id: int, fallback: str = "") -> str:
+    """The language to write to the player in (``Profile.languages_of``), else ``fallback``
+    (the language an e-mail was asked for in), else the site's."""
+    known = Profile.languages_of([player_id]).get(player_id)
+    if known:
+        return known
     return fallback if fallback in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
@@ -271,7 +267,7 @@ def send_address_mail(user_id: int, language: str = "") -> bool:
         path = reverse(
             "password_reset_confirm", args=[uid, default_token_generator.make_token(taken)]
         )
-    with translation.override(_language_of(reader, language)):
+    with translation.override(_language_of(reader.pk, language)):
         values = {"player": reader.username, "url": settings.SITE_URL + path, "days": days}
         subject, body = mail
         EmailMessage(_(subject) % values, _(body) % values, None, [to]).send()

@@ -400,3 +400,31 @@ def test_pictures_keep_their_coordinates_in_every_language():
         assert any("." in value for value in values)
         for value in values:
             assert re.fullmatch(r"-?\d+(?:\.\d+)?", value), value
+
+
+def test_a_player_who_saved_no_language_is_written_to_in_the_one_they_use_the_site_in(
+    client, alice, bob
+):
+    """No saved language means the browser's: the language the player last used the site in
+    is noted, and their notifications and e-mails are written in it."""
+    from games.models import Notification
+    from games.notifications import send_password_reset
+
+    Profile.objects.get_or_create(player=bob)
+    client.force_login(bob)
+    client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de")
+    assert Profile.objects.get(player=bob).seen_language == "de"
+    match = make_match(alice, bob)
+    told = Notification.objects.filter(match=match, player=bob)
+    assert told.get(kind="move").text == f"Du bist am Zug in Partie #{match.pk}."
+    send_password_reset(bob.email)
+    send_password_reset(alice.email)
+    subjects = {m.to[0]: m.subject for m in mail.outbox}
+    assert subjects[bob.email] == "Setze dein nmbr9site-Passwort zurück"
+    assert subjects[alice.email] == "Reset your nmbr9site password"
+    # Back in English (a browser set to it, or the footer's switch): English again.
+    client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en")
+    assert Profile.objects.get(player=bob).seen_language == "en"
+    # A saved language wins over the one last used.
+    Profile.objects.filter(player=bob).update(language="de")
+    assert Profile.languages_of([bob.pk, alice.pk]) == {bob.pk: "de"}

@@ -416,15 +416,10 @@ class Changes:
 
 
 def _in_their_languages(pending) -> list[Notification]:
-    """The notifications, each written in its reader's saved language (else the site's)."""
+    """The notifications, each written in its reader's language (else the site's)."""
     if not pending:
         return []
-    readers = {player_id for player_id, *_rest in pending}
-    saved = dict(
-        Profile.objects.filter(player_id__in=readers)
-        .exclude(language="")
-        .values_list("player_id", "language")
-    )
+    saved = Profile.languages_of({player_id for player_id, *_rest in pending})
     made = []
     for player_id, match, text, params in pending:
         with translation.override(saved.get(player_id, settings.LANGUAGE_CODE)):
