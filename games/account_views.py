@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import accounts, limits, queue
+from games import accounts, limits
 from games import notifications as mails
 from games.forms import CloseAccountForm, EmailChangeForm, SettingsForm
 from games.middleware import SESSION_LANGUAGE
@@ -59,9 +59,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 def send_address_mail(request: HttpRequest, user) -> None:
     """Send the e-mail about the address waiting for ``user``'s confirmation by a task; at
     once if the broker is away (the player can ask again from their settings)."""
-    language = translation.get_language()
-    if not queue.send_now("games.tasks.send_address_mail", user.pk, language):
-        mails.send_address_mail(user.pk, language)
+    mails.send_soon("send_address_mail", user.pk, translation.get_language())
 
 
 def link_sent(request: HttpRequest, email: str) -> None:
@@ -121,10 +119,12 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
         return render(request, "registration/confirm_email.html", {"token": token})
     try:
-        user = addresses.confirm(token)
+        user, replaced = addresses.confirm(token)
     except addresses.AddressRefused as refused:
         context = {"token": token, "error": str(refused)}
         return render(request, "registration/confirm_email.html", context, status=400)
+    if replaced:
+        mails.send_soon("send_address_changed", user.pk, replaced, translation.get_language())
     messages.success(
         request, _("Your e-mail address %(email)s is confirmed.") % {"email": user.email}
     )

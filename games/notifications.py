@@ -32,7 +32,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import metrics
+from games import metrics, queue
 from games.models import Match, Profile, Seat
 from games.services import addresses
 
@@ -238,6 +238,17 @@ ADDRESS_IN_USE = (
 )
 
 
+ADDRESS_CHANGED = (
+    gettext_noop("Your nmbr9site e-mail address was changed"),
+    gettext_noop(
+        "Hello %(player)s,\n\nthe e-mail address of your nmbr9site account is now "
+        "%(email)s: this address gets no more e-mails from us.\n\n"
+        "If you did not change it, someone else may be using your account. Choose a new "
+        "password here, then give your address again in your settings:\n%(url)s\n"
+    ),
+)
+
+
 def _language_of(player_id: int, fallback: str = "") -> str:
     """The language to write to the player in (``Profile.languages_of``), else ``fallback``
     (the language an e-mail was asked for in), else the site's."""
@@ -263,12 +274,38 @@ def send_address_mail(user_id: int, language: str = "") -> bool:
         days = addresses.LINK_AGE.days
     else:
         reader, mail, to, days = taken, ADDRESS_IN_USE, taken.email, 0
-        uid = urlsafe_base64_encode(force_bytes(taken.pk))
-        path = reverse(
-            "password_reset_confirm", args=[uid, default_token_generator.make_token(taken)]
-        )
+        path = _reset_path(taken)
+    _write(reader, mail, to, language, url=settings.SITE_URL + path, days=days)
+    return True
+
+
+def send_soon(name: str, *args) -> None:
+    """Send an account's e-mail (``name``: a function of this module, and a task of the same
+    name) by a worker, or at once if the broker is away: the answer takes as long whether or
+    not an e-mail goes out, and a lost one is asked for again by its reader."""
+    if not queue.send_now(f"games.tasks.{name}", *args):
+        globals()[name](*args)
+
+
+def send_address_changed(user_id: int, old: str, language: str = "") -> None:
+    """Tell the old address of account ``user_id`` that the account's address changed, with
+    a link to choose a new password (in case it was not its owner who changed it)."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not old or old == user.email:
+        return
+    _write(user, ADDRESS_CHANGED, old, language, url=settings.SITE_URL + _reset_path(user))
+
+
+def _reset_path(user) -> str:
+    """The address of the page where ``user`` chooses a new password (a one-time link)."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(user)])
+
+
+def _write(reader, mail: tuple[str, str], to: str, language: str, **values) -> None:
+    """Send ``mail`` (subject, body in English) to ``to`` in ``reader``'s language (else
+    ``language``), with the reader's name and ``values`` filled in."""
     with translation.override(_language_of(reader.pk, language)):
-        values = {"player": reader.username, "url": settings.SITE_URL + path, "days": days}
+        values |= {"player": reader.username, "email": reader.email}
         subject, body = mail
         EmailMessage(_(subject) % values, _(body) % values, None, [to]).send()
-    return True

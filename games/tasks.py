@@ -141,3 +141,8 @@ def expire_challenges() -> None:
 @shared_task(ignore_result=True)
 def send_address_mail(user_id: int, language: str = "") -> None:
     notifications.send_address_mail(user_id, language)
+
+
+@shared_task(ignore_result=True)
+def send_address_changed(user_id: int, old: str, language: str = "") -> None:
+    notifications.send_address_changed(user_id, old, language)

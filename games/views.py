@@ -35,7 +35,7 @@ from django.views.decorators.http import (
 from django.views.i18n import set_language
 from django_htmx.http import replace_url
 
-from games import account_views, accounts, limits, queue, ratings, services, web
+from games import account_views, accounts, limits, ratings, services, web
 from games import notifications as mails
 from games.context_processors import owed_matches
 from games.forms import ChallengeForm, MatchForm, SignupForm
@@ -201,7 +201,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             error = _("Too many sign-ups from your address. Try again in %(wait)s minutes.") % {
                 "wait": wait
             }
-            context = {"form": SignupForm(), "error": error}
+            # The name and address stay in the form, for when the hour is over.
+            context = {"form": form, "error": error, "next": _next(request)}
             return render(request, "registration/signup.html", context, status=429)
         email = form.cleaned_data["email"]
         try:
@@ -276,9 +277,7 @@ def password_reset(request: HttpRequest) -> HttpResponse:
             }
             context = {"form": form, "error": error}
             return render(request, "registration/password_reset_form.html", context, status=429)
-        language = translation.get_language()
-        if not queue.send_now("games.tasks.send_password_reset", email, language):
-            mails.send_password_reset(email, language)  # the broker is away: send it now
+        mails.send_soon("send_password_reset", email, translation.get_language())
         return redirect("password_reset_done")
     status = 400 if form.errors else 200
     return render(request, "registration/password_reset_form.html", {"form": form}, status=status)

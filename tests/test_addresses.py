@@ -117,6 +117,25 @@ def test_a_change_of_address_is_confirmed_by_a_link_to_the_new_one(client, alice
     assert alice.email == "alice.new@example.com"
 
 
+def test_the_old_address_is_told_of_a_change_with_a_way_to_take_the_account_back(
+    client, alice, broker_away
+):
+    Profile.objects.update_or_create(player=alice, defaults={"language": "de"})
+    client.force_login(alice)
+    client.post(reverse("change_email"), {"email": "mallory@example.com", "password": PASSWORD})
+    client.post("/" + link_in(mail.outbox[0]))
+    (told,) = mail.outbox[1:]
+    assert told.to == ["alice@example.com"]
+    assert told.subject == "Deine nmbr9site-E-Mail-Adresse wurde geändert"
+    assert "mallory@example.com" in told.body
+    client.logout()
+    # The link lets the old address's owner choose a new password.
+    page = client.get("/" + link_in(told), follow=True)
+    assert page.status_code == 200 and 'name="new_password1"' in page.text
+    client.post("/" + link_in(mail.outbox[0]))  # the confirmation link followed again
+    assert len(mail.outbox) == 2  # says nothing more
+
+
 def test_a_change_of_address_asks_for_the_password(client, alice, broker_away):
     client.force_login(alice)
     response = client.post(reverse("change_email"), {"email": "x@example.com", "password": "no"})

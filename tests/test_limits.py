@@ -104,6 +104,7 @@ def test_sign_ups_are_limited_per_client(client):
     response = sign_up(client, 5)
     assert response.status_code == 429
     assert "Too many sign-ups from your address. Try again in" in response.text
+    assert 'value="new5"' in response.text and 'value="new5@example.com"' in response.text
     assert not User.objects.filter(username="new5").exists()
     assert sign_up(client, 6, address="10.0.1.2").status_code == 302
 

@@ -61,8 +61,9 @@ def token(user: User, email: str) -> str:
     return signing.dumps([user.pk, normalized(email)], salt=SALT, compress=True)
 
 
-def confirm(value: str) -> User:
-    """Confirm the address a link's token names: it becomes its account's own address.
+def confirm(value: str) -> tuple[User, str]:
+    """Confirm the address a link's token names: it becomes its account's own address. The
+    account, and the address it replaced ("" if none, or if the link was followed before).
     ``AddressRefused`` if the link is broken, too old, or for an address no longer waiting,
     or if another account confirmed that address first."""
     try:
@@ -76,7 +77,7 @@ def confirm(value: str) -> User:
         if user is None:
             raise AddressRefused(_("This confirmation link is for an account that is closed."))
         if normalized(user.email) == email:
-            return user  # followed twice
+            return user, ""  # followed twice
         profile = Profile.objects.select_for_update().filter(player=user).first()
         if profile is None or profile.pending_email != email:
             raise AddressRefused(
@@ -91,5 +92,5 @@ def confirm(value: str) -> User:
             ) from None
         profile.pending_email = ""
         profile.save(update_fields=["pending_email"])
-        user.email = email
-    return user
+        replaced, user.email = user.email, email
+    return user, replaced
