@@ -332,6 +332,8 @@ def test_the_notifications_show_your_moves_above_the_news_a_page_at_a_time(clien
 
     first = client.get(url)
     assert first.status_code == 200 and news(first.text) == list(range(30))
+    assert re.search(r"News 0\. <small><time [^>]*>just now<", first.text)
+    assert re.search(r"News 5\. <small><time [^>]*>5\xa0minutes ago<", first.text)
     assert first.text.index(f"Your move in {match}.") < first.text.index("News 0.")
     assert 'href="?page=2" rel="next">Older<' in first.text and 'rel="prev"' not in first.text
     assert "Page 1 of 3" in first.text

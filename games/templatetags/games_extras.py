@@ -3,8 +3,9 @@ from datetime import UTC, datetime, timedelta
 from django import template
 from django.utils.formats import date_format
 from django.utils.html import format_html
-from django.utils.timezone import localtime
-from django.utils.translation import ngettext
+from django.utils.timesince import timesince
+from django.utils.timezone import localtime, now
+from django.utils.translation import gettext, ngettext
 
 register = template.Library()
 
@@ -61,6 +62,14 @@ def when(value: datetime | None, style: str = "datetime") -> str:
         utc,
         text,
     )
+
+
+@register.filter
+def ago(value: datetime) -> str:
+    """How long ago ``value`` was ("3 minutes ago"; "just now" within the first minute)."""
+    if now() - value < timedelta(minutes=1):
+        return gettext("just now")
+    return gettext("%(since)s ago") % {"since": timesince(value)}
 
 
 @register.filter
