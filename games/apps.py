@@ -6,8 +6,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Importing games.tasks registers the Celery tasks in every process, so that
-        # games.queue finds them by name.
+        # Register the Celery tasks in every process, so that games.queue finds them by name.
         from django.contrib.auth.signals import user_logged_in, user_login_failed
 
         from games import limits, tasks  # noqa: F401
@@ -15,3 +14,6 @@ class GamesConfig(AppConfig):
         # Wrong passwords count towards a lockout; a successful login clears its account's.
         user_login_failed.connect(limits.login_failed, dispatch_uid="games.limits.login_failed")
         user_logged_in.connect(limits.logged_in, dispatch_uid="games.limits.logged_in")
+
+        # Every hosted game has a web adapter: a system check (games.E001).
+        from games.web import registry  # noqa: F401

@@ -81,9 +81,8 @@ def usernames(text: str) -> list[str]:
 
 def _games() -> list[tuple[str, str]]:
     from games.registry import GAMES
-    from games.web import ADAPTERS
 
-    return [(slug, rules.name) for slug, rules in GAMES.items() if slug in ADAPTERS]
+    return [(slug, rules.name) for slug, rules in GAMES.items()]
 
 
 def _players(n: int) -> str:

@@ -18,7 +18,7 @@ def _tutorials() -> list[dict]:
     return [
         {"slug": slug, "name": find_game(slug).name, "summary": adapter.tutorial.summary}
         for slug, adapter in web.ADAPTERS.items()
-        if getattr(adapter, "tutorial", None) is not None
+        if adapter.tutorial is not None
     ]
 
 
@@ -30,7 +30,7 @@ def learn(request: HttpRequest) -> HttpResponse:
 
 def _tutorial(game: str):
     try:
-        tutorial = getattr(web.adapter_for(game), "tutorial", None)
+        tutorial = web.adapter_for(game).tutorial
     except ValueError:
         tutorial = None
     if tutorial is None:

@@ -103,8 +103,6 @@ def _game_cards_in(language: str) -> list[dict]:
     """``_game_cards`` in ``language`` (the active one): made once per language."""
     offered = []
     for slug, rules in GAMES.items():
-        if slug not in web.ADAPTERS:
-            continue
         adapter = web.adapter_for(slug)
         offered.append(
             {
@@ -465,7 +463,7 @@ def new_solo(request: HttpRequest) -> HttpResponse:
         "error": error,
         "game": game,
         "game_name": rules.name,
-        "games": [(slug, r.name) for slug, r in GAMES.items() if slug in web.ADAPTERS],
+        "games": [(slug, r.name) for slug, r in GAMES.items()],
         "solo": solo,
         "bots": choices,
         "bot": bot,
@@ -480,7 +478,7 @@ def _game(request: HttpRequest) -> str:
     address names (``?game=``), else the default; 404 if there is no such game."""
     asked = request.POST.get("game") or request.GET.get("game")
     try:
-        return parse_choice(asked, web.ADAPTERS, default=DEFAULT_GAME)
+        return parse_choice(asked, GAMES, default=DEFAULT_GAME)
     except ValueError:
         raise Http404("No such game.") from None
 

@@ -13,7 +13,7 @@ from games.models import Match
 from games.nmbr9 import Turn
 from games.nmbr9.turn import Build, Fill, Move, Place
 from games.nmbr9.views import Logged
-from games.web.nmbr9 import Said, StepWords
+from games.web.nmbr9.words import Said, StepWords
 from tests.test_match_services import make_match
 from tests.test_plusplus_site import a_turn_moving, state
 from tests.test_replay import replay_steps

@@ -358,7 +358,7 @@ def test_always_pass_answers_offers_at_once(client, alice, bob, carol):
 def test_a_play_is_written_in_words(text, english, german):
     from django.utils import translation
 
-    from games.web.nmbrs import play_words
+    from games.web.nmbrs.words import play_words
 
     assert play_words(text) == english
     with translation.override("de"):

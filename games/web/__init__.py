@@ -1,14 +1,6 @@
-"""How each game looks on the site: its web adapter (see ``games.web.base``), by slug."""
+"""How each game looks on the site: its web adapter (``games.web.base.WebAdapter``), by slug
+(``games.web.registry``)."""
 
-from games.web.nmbr9 import ADAPTER as NMBR9
-from games.web.nmbrs import ADAPTER as NMBRS
+from games.web.registry import ADAPTERS, adapter_for
 
-ADAPTERS = {NMBR9.slug: NMBR9, NMBRS.slug: NMBRS}
-
-
-def adapter_for(slug: str):
-    """The web adapter of the game called ``slug``; ValueError if there is none."""
-    try:
-        return ADAPTERS[slug]
-    except KeyError:
-        raise ValueError(f"unsupported game: {slug!r}") from None
+__all__ = ["ADAPTERS", "adapter_for"]

@@ -1,40 +1,27 @@
-"""What every game's web adapter provides, and what they share.
+"""What every game's web adapter provides (``WebAdapter``), and what they share.
 
 An adapter turns its game's view (``MatchView.view``) into a page and a page's forms into
-its game's moves; the generic views (``games.views``) do the rest: access, polling, the
-match's heading, log, standings and actions. An adapter has:
-
-- ``slug``: its game's; ``template``: the play area (a template with a ``turn`` partial
-  that previews swap); ``replay_template``; ``options_form``: the form of the game's options
-  on the new-match page (its cleaned data are the options);
-- ``prefs``: the standing choices a player can make for a match, by name, with their label;
-- ``describe(options)``: the options in a few words;
-- ``read_query(query)``: what a GET asks for besides the page (ValueError: a message);
-- ``context(match_view, **query)``: the template context of the play area;
-- ``preview_url(match_view, context)``: the address of a preview, for the browser history
-  (None: keep the address);
-- ``log(match_view)``: what happened, as far as the viewer may see it, newest first;
-- ``move(post)``: the move text a form posts and the ply its page knew (ValueError);
-- ``refusal(refused)``: a refused move (the rules' ``IllegalMove`` or the services'
-  ``MoveRefused``) as a sentence in the page's language;
-- ``replay(match_view, query)``: the template context of a step of a finished match;
-- ``tutorial``: the game's "Learn to play" (a short guided game, ``games.learn``), with:
-
-  - ``template``, a page with the partials ``lesson`` (what a move changes) and ``turn``
-    (what a preview changes); ``summary``: what it teaches, in one line;
-  - ``read(query)``: the progress a page's address (or form) holds, checked again by the
-    rules and the lessons (ValueError with a message: not a game of the tutorial);
-  - ``move(progress, post)``: the progress after the move a form posts (``WrongMove`` when
-    the rules refuse it or the step wants another);
-  - ``context(progress)``: the template context; ``address(progress, preview=False)``: the
-    page's address for it (with ``preview``, also what the page previews).
+its game's moves; the generic views (``games.views``, ``games.learn``) do the rest: access,
+polling, the match's heading, log, standings and actions. ``games.web.registry`` holds one
+adapter for every game of the rules' registry; the contract test checks each against
+``WebAdapter`` (and the puzzles' game against ``PuzzleWebAdapter``).
 """
 
-from dataclasses import dataclass
+from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from django import forms
+from django.http import QueryDict
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.names import shown
+
+if TYPE_CHECKING:
+    from games.services import MatchView
 
 
 def first_error(form) -> str:
@@ -95,3 +82,111 @@ class LogEntry:
     when: str
     text: str
     notation: str = ""
+
+
+@runtime_checkable
+class Tutorial(Protocol):
+    """A game's "Learn to play" (a short guided game, ``games.learn``)."""
+
+    #: Its game's slug; a page with the partials ``lesson`` (what a move changes) and
+    #: ``turn`` (what a preview changes); what it teaches, in one line.
+    slug: str
+    template: str
+    summary: Any
+
+    def read(self, query: QueryDict) -> Any:
+        """The progress a page's address (or form) holds, checked again by the rules and
+        the lessons (ValueError with a message: not a game of the tutorial)."""
+
+    def move(self, progress: Any, post: QueryDict) -> Any:
+        """The progress after the move a form posts (``WrongMove`` when the rules refuse it
+        or the step wants another)."""
+
+    def context(self, progress: Any) -> dict[str, Any]:
+        """The template context of the page at ``progress``."""
+
+    def address(self, progress: Any, preview: bool = False) -> str:
+        """The page's address for ``progress`` (with ``preview``, also what it previews)."""
+
+
+@runtime_checkable
+class WebAdapter(Protocol):
+    """Every member of a game's web adapter that the views use."""
+
+    #: Its game's slug; the play area (a template with a ``turn`` partial that previews
+    #: swap); the replay's page (with a ``step`` partial); the help page.
+    slug: str
+    template: str
+    replay_template: str
+    help_template: str
+    #: The form of the game's options on the new-match page (its cleaned data are the
+    #: options).
+    options_form: type[forms.Form]
+    #: The standing choices a player can make for a match, by name, with their label.
+    prefs: Mapping[str, Any]
+    #: The game in one line, for the home page.
+    tagline: Any
+
+    @property
+    def tutorial(self) -> Tutorial | None:
+        """The game's "Learn to play" (None: it has none)."""
+
+    def describe(self, options: dict[str, Any]) -> list[str]:
+        """The options of a match in a few words, for its heading and the lobby."""
+
+    def read_query(self, query: QueryDict) -> dict[str, Any]:
+        """What a GET asks for besides the page, as ``context``'s keywords (ValueError: a
+        message for the player)."""
+
+    def context(self, mv: MatchView, **query: Any) -> dict[str, Any]:
+        """The template context of the play area."""
+
+    def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str | None:
+        """The address of a preview, for the browser's history (None: keep the address)."""
+
+    def log(self, mv: MatchView) -> list[LogEntry]:
+        """What happened, as far as the viewer may see it, newest first."""
+
+    def refusal(self, refused: Exception) -> str:
+        """A refused move (the rules' ``IllegalMove`` or the services' ``MoveRefused``) as
+        a sentence in the page's language."""
+
+    def move(self, post: QueryDict) -> tuple[str, int]:
+        """The move text a form posts and the ply its page knew (ValueError: a message);
+        the rules parse the text (``Rules.parse_move``)."""
+
+    def replay(self, mv: MatchView, query: QueryDict) -> dict[str, Any]:
+        """The template context of a step of a finished match (``query``: which step)."""
+
+    def picture(self) -> SafeString:
+        """What the game looks like, for the home page."""
+
+    def glance(self, mv: MatchView) -> SafeString:
+        """The viewer's side of a match, small, for a list of their matches."""
+
+    def help_context(self) -> dict[str, Any]:
+        """The template context of the game's help page."""
+
+
+@runtime_checkable
+class PuzzleWebAdapter(WebAdapter, Protocol):
+    """The web adapter of the game whose deals are the site's puzzles (``PUZZLE_GAME``): its
+    ``replay`` also takes ``par_line``, the moves that reach the puzzle's par."""
+
+    def puzzle_start(self, puzzle: Any) -> dict[str, str]:
+        """What a puzzle shows before play starts: ``svg`` and a sentence, ``text``."""
+
+
+def members(protocol: type) -> dict[str, bool]:
+    """The members ``protocol`` lists (its own and its bases'), each with whether it is a
+    method (a callable); a property and a data member are not."""
+    found: dict[str, bool] = {}
+    for klass in reversed(protocol.__mro__):
+        if Protocol not in klass.__bases__:
+            continue
+        for name in getattr(klass, "__annotations__", {}):
+            found[name] = False
+        for name, value in vars(klass).items():
+            if not name.startswith("_"):
+                found[name] = callable(value)
+    return found

@@ -12,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.nmbr9 import Board, Placement
-from games.web.nmbr9 import ComposeForm, MoveForm, Nmbr9Web, _default_ghost
+from games.web.nmbr9 import Nmbr9Web
+from games.web.nmbr9.compose import default_ghost
+from games.web.nmbr9.forms import TurnForm
 
 WEB = Nmbr9Web()
 #: Unknown to the forms (they ignore it), so it sends a request down their path.
@@ -82,8 +84,7 @@ def test_a_plain_move_skips_the_forms(monkeypatch, pairs, expected):
     def refuse(*args, **kwargs):
         raise AssertionError("a form was made")
 
-    monkeypatch.setattr(MoveForm, "__init__", refuse)
-    monkeypatch.setattr(ComposeForm, "__init__", refuse)
+    monkeypatch.setattr(TurnForm, "__init__", refuse)
     assert WEB.move(QueryDict(urlencode(pairs))) == (text, ply)
     assert WEB.read_query(QueryDict("x=1&y=2&rotation=0"))["at"] == (1, 2, 0)
 
@@ -99,13 +100,13 @@ def test_a_plain_move_skips_the_forms(monkeypatch, pairs, expected):
 )
 def test_anything_but_a_plain_move_goes_through_the_forms(monkeypatch, pairs):
     made = []
-    real = MoveForm.__init__
+    real = TurnForm.__init__
 
     def counted(self, *args, **kwargs):
         made.append(self)
         real(self, *args, **kwargs)
 
-    monkeypatch.setattr(MoveForm, "__init__", counted)
+    monkeypatch.setattr(TurnForm, "__init__", counted)
     _answer(WEB.move, pairs)
     assert made
 
@@ -121,5 +122,5 @@ def test_the_default_spot_is_the_legal_one_nearest_the_middle():
         for piece, rules in [(position["next"], {}), (6, {"max_level": 0}), ("F1", {})]:
             legal = board.legal_placements(piece, **rules)
             ranked = sorted(legal, key=lambda p: ((p.x - cx) ** 2 + (p.y - cy) ** 2, str(p)))
-            ghost = _default_ghost(board, piece, max_level=rules.get("max_level"))
+            ghost = default_ghost(board, piece, max_level=rules.get("max_level"))
             assert ghost == ranked[0], (board.notation(), piece)

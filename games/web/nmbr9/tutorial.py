@@ -37,8 +37,9 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.nmbr9 import WINDOW, Board, IllegalPlacement, InvalidPlacement, Placement
 from games.web.base import WrongMove, first_error, sentence
-from games.web.nmbr9 import PlacementForm, reason_text
+from games.web.nmbr9.forms import PlacementForm
 from games.web.nmbr9.svg import board_svg, legend, points_by_level
+from games.web.nmbr9.words import reason_text
 
 #: Whether a legal placement is what a step wants: ``wants(board, placement, level)``.
 Wants = Callable[[Board, Placement, int], bool]

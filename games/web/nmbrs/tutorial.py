@@ -36,7 +36,9 @@ from games.contract import IllegalMove
 from games.nmbrs import Move, State, apply, position
 from games.nmbrs.view import card_data, view
 from games.web.base import WrongMove
-from games.web.nmbrs import ADAPTER, refusal_text, selection
+from games.web.nmbrs.compose import selection
+from games.web.nmbrs.forms import read_query
+from games.web.nmbrs.words import refusal_text
 
 #: The other player at the table (the tutorial's own: no account of the site).
 OPPONENT = "Sam"
@@ -183,7 +185,7 @@ class NmbrsTutorial:
                     % {"number": index + 1, "move": part[:40]}
                 )
             made.append(str(move))
-        read = ADAPTER.read_query(query)
+        read = read_query(query)
         return Progress(tuple(made), state, read.get("pick", ()), read.get("attempt", ""))
 
     def move(self, progress: Progress, post: QueryDict) -> Progress:
