@@ -32,7 +32,7 @@ from games.nmbr9.setup import MAX_VARIANT_PLAYERS
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS, Build, Fill, Move, Reject, Reserve
 from games.nmbr9.views import Logged
-from games.services import MatchView
+from games.services import MatchView, draft, history, solo_line
 from games.web.base import LogEntry, first_error, left_text, sentence
 from games.web.base import reason_text as base_reason_text
 from games.web.charts import score_chart
@@ -672,7 +672,7 @@ class Nmbr9Web:
         choose_first = "build" in mv.may_commit
         if choose_first:
             compose, at = Compose(), None
-        drafted, refused = mv.draft(compose.steps) if compose.steps else (mv.view, None)
+        drafted, refused = draft(mv, compose.steps) if compose.steps else (mv.view, None)
         if refused is not None:
             context["error"] = sentence(reason_text(refused))
             compose, drafted = Compose(marker=compose.marker), mv.view
@@ -808,7 +808,7 @@ class Nmbr9Web:
         else:
             ghost = Placement(ghost_piece, *at, mirrored=mirrored)
         step = _step_text(compose, number, (ghost.x, ghost.y, ghost.rotation))
-        after, refused = mv.draft("; ".join(s for s in (compose.steps, step) if s))
+        after, refused = draft(mv, "; ".join(s for s in (compose.steps, step) if s))
         context["legal"] = refused is None
         if refused is None:
             # The highest: a tile on an identical one ("one") lies on top of it.
@@ -923,7 +923,7 @@ class Nmbr9Web:
         sentences, ``Said``), and the tiles they placed in it highlighted; the scores by round
         as a chart. On a puzzle, with ``par_line`` (the moves that reach par), the par game
         with as many tiles beside."""
-        timelines = _timelines(mv.history())
+        timelines = _timelines(history(mv))
         per_round = mv.view.options.steps_per_round  # cards a player deals with in a round
         steps = max((t[-1].progress for t in timelines.values()), default=0)
         rounds = -(-steps // per_round)
@@ -1045,13 +1045,7 @@ def _picture_board() -> Board:
 def _par_boards(mv: MatchView, line: list[str]) -> list[Board]:
     """The game that reaches the puzzle's par after each of its tiles (the first holds
     only the start tile)."""
-    rules = mv.rules
-    state = rules.setup(1, mv.match.seed, rules.options(mv.match.options))
-    boards = [state.board(0)]
-    for text in line:
-        state = rules.apply(state, 0, rules.parse_move(text))
-        boards.append(state.board(0))
-    return boards
+    return [view.displays[0].board() for view in solo_line(mv, line)]
 
 
 def _par_display(boards: list[Board], placed: int) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from games.nmbrs.moves import Move
 from games.nmbrs.preview import needs, plays, preview, why_no_play
 from games.nmbrs.view import card_data
 from games.services import MatchView
+from games.services import history as match_history
 from games.web.base import LogEntry, first_error, left_text, reason_text, sentence
 
 #: How a card is named in a query: a number 1-100 or a joker.
@@ -516,7 +517,7 @@ class NmbrsWeb:
     def replay(self, mv: MatchView, query: QueryDict) -> dict[str, Any]:
         """A finished match move by move (``?ply=``): the table and every hand after the
         move, and the moves of the deal so far."""
-        history = mv.history(everyone=True)
+        history = match_history(mv, everyone=True)
         moves = [f for f in history if f.text is not None]
         last = len(moves)
         try:
