@@ -46,7 +46,7 @@ SEAT_FIELDS = (
     "committed_turn",
 )
 
-_locked_match = Prepared(lambda match_id: Match.objects.select_for_update().filter(pk=match_id))
+_locked_match = Prepared(Match, "id", for_update=True)
 
 
 def lock(match_id: int) -> Record:

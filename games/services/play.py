@@ -104,11 +104,7 @@ def game_of(match_id: int) -> str:
 
 
 _seats_with_match = Prepared(
-    lambda match_id: (
-        Seat.objects.filter(match_id=match_id)
-        .select_related("match__puzzle", "player")
-        .order_by("index")
-    )
+    Seat, "match_id", related=("match__puzzle", "player"), order_by=("index",)
 )
 
 

@@ -196,11 +196,7 @@ def moves_of(match: Match) -> list[Made]:
         return [Made(*row) for row in cursor.fetchall()]
 
 
-_seats = Prepared(
-    lambda match_id: (
-        Seat.objects.filter(match_id=match_id).select_related("player").order_by("index")
-    )
-)
+_seats = Prepared(Seat, "match_id", related=("player",), order_by=("index",))
 
 
 def seats_of(match: Match) -> list[Seat]:
