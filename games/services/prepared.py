@@ -110,9 +110,11 @@ class Prepared:
         joins: list[str] = []
         by_path: dict[str, int] = {}
         nullable: dict[int, bool] = {}
+        aliases: list[str] = []
 
         def add(model: type[Model], parent: int | None, relation: str | None) -> int:
-            alias = f"t{len(parts)}"
+            # the read's own table by its name, as Django writes it; joined ones as t1, t2...
+            alias = f"t{len(parts)}" if parts else quote(model._meta.db_table)
             fields = list(model._meta.concrete_fields)
             start = len(columns)
             columns.extend(f"{alias}.{quote(f.column)}" for f in fields)
@@ -133,6 +135,7 @@ class Prepared:
                     relation,
                 )
             )
+            aliases.append(alias)
             return len(parts) - 1
 
         add(self.model, None, None)
@@ -153,14 +156,17 @@ class Prepared:
                     join = "LEFT OUTER JOIN" if outer else "INNER JOIN"
                     joins.append(
                         f"{join} {quote(target._meta.db_table)} t{index}"
-                        f" ON t{at}.{quote(field.column)}"
+                        f" ON {aliases[at]}.{quote(field.column)}"
                         f" = t{index}.{quote(field.target_field.column)}"
                     )
                     by_path[key] = index
                 model, at = field.related_model, by_path[key]
         meta = self.model._meta
-        where = " AND ".join(f"t0.{quote(meta.get_field(name).column)} = %s" for name in self.where)
-        sql = f"SELECT {', '.join(columns)} FROM {quote(meta.db_table)} t0"
+        table = aliases[0]
+        where = " AND ".join(
+            f"{table}.{quote(meta.get_field(name).column)} = %s" for name in self.where
+        )
+        sql = f"SELECT {', '.join(columns)} FROM {table}"
         if joins:
             sql += " " + " ".join(joins)
         sql += f" WHERE {where}"
@@ -168,7 +174,7 @@ class Prepared:
             order = []
             for name in self.order_by:
                 column = quote(meta.get_field(name.lstrip("-")).column)
-                order.append(f"t0.{column} {'DESC' if name.startswith('-') else 'ASC'}")
+                order.append(f"{table}.{column} {'DESC' if name.startswith('-') else 'ASC'}")
             sql += " ORDER BY " + ", ".join(order)
         if self.for_update and connection.features.has_select_for_update:
             sql += " FOR UPDATE"
