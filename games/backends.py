@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from games.services.prepared import Prepared
 
 User = get_user_model()
-_user = Prepared(lambda pk: User._default_manager.filter(pk=pk))
+_user = Prepared(User, User._meta.pk.name)
 
 
 class Accounts(ModelBackend):

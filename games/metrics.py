@@ -1,7 +1,7 @@
 """Metrics in Prometheus's format (prometheus-client), served at /metrics.
 
 Counted where things happen: requests by view and status with their latency
-(``middleware.CountRequests``), moves per game once committed (``services.store``), tasks
+(``middleware.CountRequests``), moves per game once committed (``services.changes``), tasks
 done and failed per kind (Celery's signals, in the worker), the sweep's duration, e-mails
 sent and failed. Read from the database and Redis when scraped (``AtScrape``): seats owing
 a move against the clock, those overdue and the oldest one's age, the length of each queue.

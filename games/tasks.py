@@ -8,7 +8,7 @@ from celery import shared_task
 
 from games import health, metrics, notifications, queue, services
 from games import sweep as due
-from games.services import bots, guests, puzzles
+from games.services import botplay, bots, guests, puzzles
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.
 SWEEP_BATCH = 100
@@ -102,7 +102,7 @@ def refresh_player_stats(player_id: int) -> None:
 
 @shared_task(ignore_result=True, time_limit=600, soft_time_limit=580)
 def play_bots(match_id: int) -> None:
-    bots.play_bots(match_id)
+    botplay.play_bots(match_id)
 
 
 @shared_task(ignore_result=True)

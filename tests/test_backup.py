@@ -50,8 +50,10 @@ def views_of_every_match() -> dict[str, dict]:
         if match.status not in (Match.Status.WAITING, Match.Status.CANCELLED):
             shown = {s.player.username: services.view_match(match.pk, s.player) for s in seats}
             entry["views"] = {name: repr(mv.view) for name, mv in shown.items()}
-            entry["replay"] = [repr(frame) for frame in shown[seats[0].player.username].history()]
-            everyone = shown[seats[0].player.username].history(everyone=True)
+            entry["replay"] = [
+                repr(frame) for frame in services.history(shown[seats[0].player.username])
+            ]
+            everyone = services.history(shown[seats[0].player.username], everyone=True)
             entry["replay_everyone"] = [repr(frame) for frame in everyone]
         found[str(match.pk)] = entry
     return found

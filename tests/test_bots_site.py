@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.registry import find_game
-from games.services import bots
+from games.services import botplay, bots
 from games.tasks import sweep
 from tests.test_match_services import seat_of
 from tests.test_tasks import wait_for
@@ -41,10 +41,10 @@ def test_a_player_starts_a_game_against_a_bot_from_the_solo_page(client, alice):
     assert (bot.player.username, bot.bot, bot.deadline) == ("bot-easy", "easy", None)
     assert bot.bot_due is not None  # it owes its first tile, like the player
 
-    assert bots.play_bots(match.pk) == 1
+    assert botplay.play_bots(match.pk) == 1
     bot.refresh_from_db()
     assert bot.progress == 1 and bot.bot_due is None  # round 2 waits for the player
-    assert bots.play_bots(match.pk) == 0  # sent twice: nothing more to do
+    assert botplay.play_bots(match.pk) == 0  # sent twice: nothing more to do
 
     page = client.get(match.get_absolute_url())
     assert 'class="bot-badge"' in page.text and "bot-easy" in page.text
@@ -75,7 +75,7 @@ def test_nmbrs_is_played_against_a_bot_and_the_bot_plays_whole_turns(client, ali
         (player,) = rules.to_move(record.state)
         if player == 1:
             assert Seat.objects.get(match=match, index=1).bot_due is not None
-            assert bots.play_bots(match.pk) >= 1
+            assert botplay.play_bots(match.pk) >= 1
         else:
             services.play(
                 match.pk, alice, str(rules.auto_move(record.state, 0)), mine(record, alice)
@@ -126,7 +126,7 @@ def test_the_bot_works_from_a_state_drawn_for_its_seat_never_the_real_one(alice,
             break  # a deal can end the match early (the seed is drawn at random)
         (player,) = rules.to_move(record.state)
         if player == 1:
-            assert bots.play_bots(match.pk) >= 1
+            assert botplay.play_bots(match.pk) >= 1
         else:
             services.play(
                 match.pk, alice, str(rules.auto_move(record.state, 0)), mine(record, alice)
@@ -176,7 +176,7 @@ def test_matches_with_bots_are_rated_in_their_own_list(alice):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             break
-        bots.play_bots(match.pk)
+        botplay.play_bots(match.pk)
         record = services.load(match)
         if 0 in rules.to_move(record.state):
             services.play(
@@ -219,7 +219,9 @@ def test_a_bot_still_playing_its_tiles_is_not_sent_a_second_task(alice):
     Seat.objects.filter(match=match, index=1).update(bot_due=long_ago)
     record = services.load(match)
     seat = record.seats[1]
-    services.play(match.pk, seat.player, str(bots.think(record, seat)), len(record.moves_of(seat)))
+    services.play(
+        match.pk, seat.player, str(botplay.think(record, seat)), len(record.moves_of(seat))
+    )
     seat.refresh_from_db()
     assert seat.progress == 1 and seat.bot_due > long_ago  # its first tile is placed
     assert bots.due() == []

@@ -392,18 +392,18 @@ def test_a_double_submit_of_the_same_tile_is_accepted_once(alice, bob):
 def test_the_state_after_a_committed_move_is_kept_for_the_next_look(
     alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from games.services import store
+    from games.services import record
 
     match = make_match(alice, bob, pace="free")
     placement, ply = choice(match, alice)
     with django_capture_on_commit_callbacks(execute=True):
         services.play(match.pk, alice, f"place {placement}", ply)
     replays = []
-    monkeypatch.setattr(store, "_replay", lambda *args: replays.append(args))
+    monkeypatch.setattr(record, "_replay", lambda *args: replays.append(args))
     view = services.view_match(match.pk, alice)
     assert replays == [] and view.ply == 1 and view.view.displays[0].progress == 1
     monkeypatch.undo()
-    fresh = store._replay(match, view.seats, store.moves_of(match), store.rules_of(match))
+    fresh = record._replay(match, view.seats, record.moves_of(match), record.rules_of(match))
     assert services.load(match).state.view(0) == fresh.state.view(0)
 
 
@@ -413,7 +413,7 @@ def test_moves_made_in_another_process_are_replayed_from_the_state_kept_here(
     """A web process that kept a match's state sees moves another process committed since:
     it carries its state on with those moves, without setting the game up again, and ends
     where a replay from the start does."""
-    from games.services import store
+    from games.services import record
 
     match = make_match(alice, bob, pace="free")
     for user in (alice, bob, alice):
@@ -424,9 +424,9 @@ def test_moves_made_in_another_process_are_replayed_from_the_state_kept_here(
     seats = {seat.index: seat for seat in Seat.objects.filter(match=match)}
     for index, ply in ((1, 3), (0, 4)):
         placement = choose(state.board(index), state.current_number(index))
-        state.play(index, store.rules_of(match).parse_move(f"place {placement}"))
+        state.play(index, record.rules_of(match).parse_move(f"place {placement}"))
         Move.objects.create(match=match, ply=ply, seat=seats[index], text=f"place {placement}")
-    rules = store.rules_of(match)
+    rules = record.rules_of(match)
     setups = []
     original = type(rules).setup
     monkeypatch.setattr(
@@ -435,7 +435,7 @@ def test_moves_made_in_another_process_are_replayed_from_the_state_kept_here(
     view = services.view_match(match.pk, bob)
     assert setups == [] and view.ply == 2  # bob's own moves: the match has 5
     monkeypatch.undo()
-    fresh = store._replay(match, view.seats, store.moves_of(match), rules)
+    fresh = record._replay(match, view.seats, record.moves_of(match), rules)
     for index in (0, 1):
         assert services.load(match).state.view(index) == fresh.state.view(index)
     assert services.load(match).state.board(0) == state.board(0)

@@ -492,12 +492,12 @@ def test_2_of_3_nothing_is_drafted_before_the_choice(alice, bob):
     match = make_match(alice, bob, pace="free", variant="two_of_three")
     before = services.view_match(match.pk, alice)
     assert before.may_commit == ("build",) and before.commitment == ""
-    _view, refused = before.draft("place 1@0,0r0")
+    _view, refused = services.draft(before, "place 1@0,0r0")
     assert refused is not None and refused.code == "commit first"
     after = services.commit(match.pk, alice, "build", 0)
     assert after.may_commit == () and after.commitment == "build"
     number = state(match).current_number(0)
-    _view, refused = after.draft(f"place {number}@0,0r0")
+    _view, refused = services.draft(after, f"place {number}@0,0r0")
     assert refused is None
 
 
@@ -608,7 +608,7 @@ def test_2_of_3_a_bot_builds_a_card_it_could_have_rejected(alice):
     bot = Seat.objects.get(match=match, bot="easy").index
     chose = []
     for _ in range(30):
-        services.bots.play_bots(match.pk)
+        services.botplay.play_bots(match.pk)
         for move in Move.objects.filter(match=match, ply__gte=len(chose)).order_by("ply"):
             if move.seat.index == bot:
                 chose.append(game.decision(bot).may_reject and "reject" not in move.text)

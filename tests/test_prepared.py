@@ -1,6 +1,7 @@
 """Prepared reads: the queryset's instances, from SQL made once."""
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
@@ -11,16 +12,12 @@ from games.services.prepared import Prepared
 from .test_match_services import make_match
 
 FIELDS = [f.attname for f in Seat._meta.concrete_fields]
+MATCH_FIELDS = [f.attname for f in Match._meta.concrete_fields]
+USER_FIELDS = [f.attname for f in User._meta.concrete_fields]
 
 
 def seats_read():
-    return Prepared(
-        lambda match_id: (
-            Seat.objects.filter(match_id=match_id)
-            .select_related("match__puzzle", "player")
-            .order_by("index")
-        )
-    )
+    return Prepared(Seat, "match_id", related=("match__puzzle", "player"), order_by=("index",))
 
 
 def as_orm(match_id):
@@ -43,6 +40,13 @@ def same(found, expected):
         assert mine.match.options == theirs.match.options  # JSON read back as Python
         assert mine.match.created == theirs.match.created  # a datetime, also on SQLite
         assert mine.player.username == theirs.player.username
+        # every column as the ORM reads it (JSON, aware datetimes, durations), also on SQLite
+        assert [getattr(mine.match, f) for f in MATCH_FIELDS] == [
+            getattr(theirs.match, f) for f in MATCH_FIELDS
+        ]
+        assert [getattr(mine.player, f) for f in USER_FIELDS] == [
+            getattr(theirs.player, f) for f in USER_FIELDS
+        ]
 
 
 def test_a_prepared_read_gives_what_the_queryset_gives_in_one_query_each_time(alice, bob, carol):
@@ -73,7 +77,7 @@ def test_a_prepared_read_fills_a_nullable_relation_that_has_a_row(alice):
 
 def test_one_row_or_the_models_does_not_exist(alice, bob):
     match = make_match(alice, bob, pace="free")
-    read = Prepared(lambda pk: Match.objects.filter(pk=pk))
+    read = Prepared(Match, "id")
     assert read.one(match.pk) == match
     with pytest.raises(Match.DoesNotExist):
         read.one(match.pk + 1000)
@@ -81,21 +85,22 @@ def test_one_row_or_the_models_does_not_exist(alice, bob):
 
 def test_a_locking_read_keeps_its_lock_clause(alice, bob):
     match = make_match(alice, bob, pace="free")
-    read = Prepared(lambda pk: Match.objects.select_for_update().filter(pk=pk))
+    read = Prepared(Match, "id", for_update=True)
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         assert read.one(match.pk).pk == match.pk
     locking = connection.features.has_select_for_update
     assert ("FOR UPDATE" in queries[0]["sql"]) == locking
 
 
-def test_reads_it_cannot_make_the_same_way_are_refused_when_first_run(alice):
-    twice = Prepared(lambda pk: Seat.objects.filter(match_id=pk, player_id=pk))
+def test_reads_it_cannot_make_the_same_way_are_refused(alice):
     with pytest.raises(ValueError, match="exactly once"):
-        twice(1)
+        Prepared(Seat, "match_id", "match_id")
     with pytest.raises(TypeError):
         seats_read()(1, 2)
     with pytest.raises(ValueError):
-        Prepared(lambda pk: Seat.objects.filter(pk=pk), arguments=0)
+        Prepared(Seat)
+    with pytest.raises(ValueError, match="not a foreign key"):
+        Prepared(Seat, "match_id", related=("index",))(1)
 
 
 def test_services_read_a_match_and_lock_it_with_prepared_reads(alice, bob):

@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match, Move
 from games.nmbr9.rules import RULES
-from games.services import store
+from games.services import commitments
 from tests.test_plusplus_site import Forms, start_solo, state
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ def test_every_control_of_a_turn_leads_on_or_back(client, alice, options):
             record = services.load(match)
             if record.state.is_over():
                 break
-            move = store.auto_move(record, record.seats[0])
+            move = commitments.auto_move(record, record.seats[0])
             made = Move.objects.filter(match=match).count()
             services.play(match.pk, alice, str(move), made, commits=True)
     assert walked >= 3

@@ -1,11 +1,14 @@
 """The only code that changes game state in the database, by concern:
 
-- ``store``: matches replayed through their game, locking, the writes of a change;
+- ``record``: matches replayed through their game (a cache of replays);
+- ``changes``: locking a match, and the writes of a change (the unit of work);
+- ``matchview``: what views get of a match (data only), drafts and histories;
+- ``commitments``: the kinds of move a player commits to before trying them;
 - ``lobby``: creating matches and filling their seats, solo games;
 - ``play``: looking at a match, moving (``play``), resigning, more time;
 - ``deadlines``: who owes a move until when, expiry, the 80% reminder;
 - ``finish``: the end of a match, ratings and profile figures;
-- ``bots``: bot accounts, their seats and their moves;
+- ``bots``: bot accounts and their seats; ``botplay``: the task that makes their moves;
 - ``puzzles``: puzzles, the daily puzzle and puzzle challenges;
 - ``boards``: the leaderboards (reads only);
 - ``guests``: visitors playing without an account, adopted on sign-up;
@@ -19,6 +22,7 @@ deadlocks), replays the match through its game, and writes the result. Backgroun
 else already did it. Views get ``MatchView``s, never a game's state.
 """
 
+from games.services.changes import lock
 from games.services.deadlines import expire, expire_many, remind
 from games.services.finish import (
     best_solo_game,
@@ -39,6 +43,7 @@ from games.services.lobby import (
     start_against_bot,
     start_solo,
 )
+from games.services.matchview import MatchView, draft, history, solo_line
 from games.services.play import (
     commit,
     extend,
@@ -54,7 +59,7 @@ from games.services.play import (
     view_match,
     your_moves,
 )
-from games.services.store import MatchView, MoveRefused, Record, load, lock
+from games.services.record import MoveRefused, Record, load
 
 __all__ = [
     "best_solo_game",
@@ -68,11 +73,13 @@ __all__ = [
     "commit",
     "create_match",
     "decline",
+    "draft",
     "expire",
     "expire_many",
     "extend",
     "game_of",
     "glances",
+    "history",
     "join",
     "load",
     "lock",
@@ -88,6 +95,7 @@ __all__ = [
     "resign",
     "seen",
     "set_prefs",
+    "solo_line",
     "start_against_bot",
     "start_solo",
     "touch",

@@ -6,17 +6,13 @@ seat at once; its seat carries its strength (``Seat.bot``). Matches with a bot a
 their own list (``Rating.Pool.BOTS``), so bots never move players' match ratings.
 
 When a bot owes a decision, settling the match marks its seat (``Seat.bot_due``) and sends
-``play_bots``, which works out the move outside any lock (a strong bot thinks for a second or
-two) and then makes it like a player would (``services.play`` with the ply it saw, so a move
-made on a position that has changed since is refused and worked out again). The sweep sends
-``play_bots`` again for every bot that has owed a move for a while, so a lost task only
-delays it. A bot never has a deadline.
+``play_bots``, the task driver in ``botplay``, which works out the move outside any lock and
+makes it like a player would. The sweep sends ``play_bots`` again for every bot that has
+owed a move for a while, so a lost task only delays it. A bot never has a deadline.
 """
 
 from __future__ import annotations
 
-import logging
-import random
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
@@ -27,15 +23,13 @@ from django.utils.translation import gettext as _
 from games import queue
 from games.contract import BotRules
 from games.models import Match, Profile, Seat
-from games.services.store import Changes, MoveRefused, Record, load
-
-logger = logging.getLogger(__name__)
+from games.registry import find_game
+from games.services.changes import Changes
+from games.services.record import MoveRefused, Record
 
 #: The strengths of the site's bots, weakest first (every game with bots has these).
 STRENGTHS = ("easy", "medium", "strong")
 PREFIX = "bot-"
-#: Moves one ``play_bots`` makes at most before it hands over to a new task.
-MOVES_PER_TASK = 200
 #: A bot that has owed a move this long is sent again by the sweep.
 GRACE = timedelta(seconds=10)
 
@@ -73,8 +67,6 @@ def strength_of(user) -> str:
 
 
 def plays(game: str) -> bool:
-    from games.registry import find_game
-
     return isinstance(find_game(game), BotRules)
 
 
@@ -109,47 +101,3 @@ def due(now: datetime | None = None, limit: int = 1000) -> list[int]:
         .values_list("match_id", flat=True)
         .distinct()[:limit]
     )
-
-
-def play_bots(match_id: int) -> int:
-    """Make the moves the match's bots owe, one after the other; how many were made."""
-    from games.services.play import play  # play settles through deadlines, which uses this
-
-    made = 0
-    for _attempt in range(MOVES_PER_TASK):
-        try:
-            match = Match.objects.get(pk=match_id)
-        except Match.DoesNotExist:
-            return made
-        if match.status != Match.Status.ACTIVE:
-            return made
-        record = load(match)
-        owing = record.rules.to_move(record.state)
-        seat = next(
-            (
-                s
-                for s in record.seats
-                if s.bot and s.state == Seat.State.PLAYING and s.index in owing
-            ),
-            None,
-        )
-        if seat is None:
-            return made
-        move = think(record, seat)
-        try:
-            play(match_id, seat.player, str(move), len(record.moves_of(seat)), commits=True)
-        except MoveRefused:
-            logger.info("match %s changed while bot %s thought; again", match_id, seat.bot)
-            continue
-        made += 1
-    queue.send("games.tasks.play_bots", match_id)
-    return made
-
-
-def think(record: Record, seat: Seat):
-    """The move of the bot in ``seat``, from what the seat's player may know: a state drawn
-    by the game's ``sample_hidden`` for the seat, never the state itself."""
-    rules = record.rules
-    rng = random.Random(f"bot:{record.match.seed}:{seat.index}:{record.ply}")
-    sample = rules.sample_hidden(record.state, seat.index, rng)
-    return rules.bot_move(sample, seat.index, seat.bot, rng)

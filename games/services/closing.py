@@ -30,9 +30,10 @@ from games.models import (
     Seat,
 )
 from games.names import closed_name, shown_lazy
+from games.services.changes import lock
 from games.services.lobby import cancel_match
 from games.services.play import resign
-from games.services.store import MoveRefused, lock
+from games.services.record import MoveRefused
 
 
 def close(user: User) -> None:

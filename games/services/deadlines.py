@@ -8,7 +8,7 @@ who owes a decision (``Rules.to_move``) has a deadline for it. A new decision
 moves that continue a decision keep its deadline.
 
 When a deadline passes, the sweep (``games.sweep``) sends the seat here: its game's fallback
-(``Rules.auto_move``, keeping what the player committed to: ``store.auto_move``) is played
+(``Rules.auto_move``, keeping what the player committed to: ``commitments.auto_move``) is played
 until the decision is made, and the player gets a strike
 when the game says missing it is one; two strikes in a row and the player is dropped.
 """
@@ -26,7 +26,9 @@ from django.utils.translation import gettext_noop
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Seat
 from games.services import bots, finish
-from games.services.store import Changes, Record, auto_move, remember, replay
+from games.services.changes import Changes, track
+from games.services.commitments import auto_move
+from games.services.record import Record, replay
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | Non
         for seat in record.seats:
             if not seat.bot and (seat.deadline is None or seat is played):
                 changes.move_made(seat.player_id, record.match)
-    changes.save(record.seats)
+    changes.save(record)
 
 
 def _automatic_moves(record: Record, changes: Changes) -> None:
@@ -186,8 +188,7 @@ def _expire_batch(seat_ids: list[int], now: datetime) -> int:
             mark, done = changes.mark(), expired
             try:
                 seats = seats_of[match.pk]
-                remember(seats)
-                record = replay(match, seats, moves_of[match.pk], keep=False)
+                record = track(replay(match, seats, moves_of[match.pk], keep=False))
                 for seat in seats:
                     if seat.pk in wanted:
                         expired += _expire_seat(record, changes, seat, now)

@@ -29,7 +29,8 @@ from games.models import (
     RatingChange,
     Seat,
 )
-from games.services.store import Changes, Record
+from games.services.changes import Changes
+from games.services.record import Record
 
 
 def finish(record: Record, changes: Changes, outcome: Outcome, now: datetime) -> None:
@@ -38,7 +39,7 @@ def finish(record: Record, changes: Changes, outcome: Outcome, now: datetime) ->
         seat.score = outcome.scores[seat.index]
         seat.rank = outcome.ranks[seat.index]
         seat.deadline = None
-    changes.save(record.seats)
+    changes.save(record)
     match.status = Match.Status.FINISHED
     match.finished = now
     changes.save_match(match, "status", "finished")

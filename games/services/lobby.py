@@ -21,7 +21,8 @@ from django.utils.translation import gettext_noop, ngettext
 from games.models import Match, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
 from games.services import bots, deadlines
-from games.services.store import Changes, MoveRefused, load, lock
+from games.services.changes import Changes, lock
+from games.services.record import MoveRefused, load
 
 TIME_CONTROLS = {
     "1h": timedelta(hours=1),
@@ -271,8 +272,7 @@ def join(match_id: int, player) -> Match:
             seat = Seat.objects.create(
                 match=match, player=player, index=len(seats), bot=bots.strength_of(player)
             )
-            seat._stored = {}
-            seats.append(seat)
+            seats.append(seat)  # not in ``record.stored``: a change writes all its fields
         if len(seats) == match.players and all(s.state == Seat.State.PLAYING for s in seats):
             _start(record)
     return match

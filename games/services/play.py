@@ -29,22 +29,11 @@ from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Notification, Profile, Seat
 from games.names import shown_lazy
 from games.services import deadlines
+from games.services.changes import Changes, lock
+from games.services.commitments import check_commitments, commitment_of, offered_commitments
+from games.services.matchview import MatchView, view_of
 from games.services.prepared import Prepared
-from games.services.store import (
-    Changes,
-    Made,
-    MatchView,
-    MoveRefused,
-    Record,
-    check_commitments,
-    commitment_of,
-    keep,
-    load,
-    lock,
-    offered_commitments,
-    replay,
-    view_of,
-)
+from games.services.record import Made, MoveRefused, Record, keep, load, replay
 
 EXTENSION = timedelta(days=1)
 
@@ -115,11 +104,7 @@ def game_of(match_id: int) -> str:
 
 
 _seats_with_match = Prepared(
-    lambda match_id: (
-        Seat.objects.filter(match_id=match_id)
-        .select_related("match__puzzle", "player")
-        .order_by("index")
-    )
+    Seat, "match_id", related=("match__puzzle", "player"), order_by=("index",)
 )
 
 
@@ -147,7 +132,7 @@ def view_match(match_id: int, user) -> MatchView:
     """What ``user`` may see of the match (their own seat's view, or a spectator's)."""
     match, seats, seat = open_match(match_id, user)
     if match.status in (Match.Status.WAITING, Match.Status.CANCELLED):
-        return MatchView(match, seats, seat, None, None, 0)
+        return MatchView(match, seats, seat, None, 0)
     return view_of(load(match, seats), seat)
 
 
@@ -277,7 +262,7 @@ def _commit(record: Record, seat: Seat, commitment: str) -> MatchView:
     seat.commitment = commitment
     seat.committed_turn = record.rules.turn(record.state, seat.index)
     changes = Changes()
-    changes.save([seat])
+    changes.save(record)
     changes.flush()
     return view_of(record, seat)
 
@@ -339,7 +324,7 @@ def _extend(record: Record, seat: Seat) -> datetime:
     seat.remind_at = seat.deadline - record.match.time_per_move * (1 - deadlines.REMIND_AT)
     seat.reminded = False
     changes = Changes()
-    changes.save([seat])
+    changes.save(record)
     changes.flush()
     return seat.deadline
 

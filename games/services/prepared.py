@@ -1,112 +1,208 @@
-"""Reads that every request makes, compiled to SQL once per process and then only run.
+"""Reads that every request makes, written as SQL once per process and then only run.
 
 Django compiles a queryset into SQL each time it is evaluated: for the match and seats that
 every game page, preview and move reads, compiling took several times longer than the
 database took to answer (0.34 ms of CPU against 0.08 ms for the seats with their match,
-puzzle and players). A ``Prepared`` read builds its queryset once, with stand-in arguments,
-keeps the SQL and the way Django turns its rows into model instances (related objects
-included, as ``select_related`` fills them), and afterwards only runs the SQL with the real
-arguments: the same instances, the same single query, without the compiling.
+puzzle and players). A ``Prepared`` read writes its SQL once, from the models' documented
+``_meta`` API (the rows of one model, each argument compared with one column, the related
+rows that ``select_related`` would join, an order, a lock), and afterwards only runs it
+with the real arguments. Rows become instances through ``Model.from_db`` and related
+instances are set through the relation, as ``select_related`` leaves them: the same
+instances, the same single query, without the compiling.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from datetime import UTC, timedelta
 from typing import Any
 
-from django.db import connections
-from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
-
-#: Stand-ins for the arguments while the SQL is made: numbers no row has.
-_STAND_INS = (-730_001, -730_002, -730_003, -730_004)
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Field, ForeignKey, Model
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 
 @dataclass(frozen=True)
-class _Plan:
-    """What one database needs to run the read: its SQL, where each argument goes among
-    the parameters, and how a row becomes instances."""
+class _Part:
+    """One model's columns in a row: from ``start`` to ``end`` (its primary key at ``pk``),
+    made into an instance of ``model`` and set on the instance of part ``parent`` through
+    ``relation``."""
 
-    alias: str
-    sql: str
-    params: tuple
-    slots: tuple[tuple[int, int], ...]  # (parameter index, argument index)
-    compiler: Any
+    model: type[Model]
     start: int
     end: int
-    init_list: tuple[str, ...]
-    from_db: Callable
-    populators: tuple
+    attnames: tuple[str, ...]
+    pk: int
+    converters: tuple[tuple[int, Callable[[Any], Any]], ...]
+    parent: int | None
+    relation: str | None
 
 
 class Prepared:
-    """``build(*arguments)`` makes the queryset (plain fields, ``select_related``,
-    ``select_for_update``, ordering; each argument used once, as a number). Calling the
-    read with the real arguments returns the list the queryset would have."""
+    """The instances of ``model`` whose fields ``where`` (attribute names) equal the
+    arguments, one argument each, in order; with the related instances of ``related``
+    (paths of foreign keys, as ``select_related`` takes them), ordered by ``order_by``
+    (field names, "-" for descending), locked until the transaction ends with
+    ``for_update``. Calling the read with the arguments returns the list of instances."""
 
-    def __init__(self, build: Callable[..., QuerySet], arguments: int = 1) -> None:
-        if not 1 <= arguments <= len(_STAND_INS):
-            raise ValueError(f"a prepared read takes 1 to {len(_STAND_INS)} arguments")
-        self.build = build
-        self.arguments = arguments
-        self._plan: _Plan | None = None
+    def __init__(
+        self,
+        model: type[Model],
+        *where: str,
+        related: tuple[str, ...] = (),
+        order_by: tuple[str, ...] = (),
+        for_update: bool = False,
+        using: str = DEFAULT_DB_ALIAS,
+    ) -> None:
+        if not where:
+            raise ValueError("a prepared read takes at least one argument")
+        if len(set(where)) != len(where):
+            raise ValueError("each argument of a prepared read must be used exactly once")
+        self.model = model
+        self.where = where
+        self.related = related
+        self.order_by = order_by
+        self.for_update = for_update
+        self.alias = using
+        self._plan: tuple[str, tuple[_Part, ...]] | None = None
 
-    def __call__(self, *values: int) -> list[Model]:
-        if len(values) != self.arguments:
-            raise TypeError(f"this read takes {self.arguments} arguments, not {len(values)}")
-        plan = self._plan or self._make_plan()
-        params = list(plan.params)
-        for index, argument in plan.slots:
-            params[index] = values[argument]
-        with connections[plan.alias].cursor() as cursor:
-            cursor.execute(plan.sql, params)
+    def __call__(self, *values: Any) -> list[Model]:
+        if len(values) != len(self.where):
+            raise TypeError(f"this read takes {len(self.where)} arguments, not {len(values)}")
+        sql, parts = self._plan or self._make_plan()
+        with connections[self.alias].cursor() as cursor:
+            cursor.execute(sql, values)
             rows = cursor.fetchall()
-        found = []
-        for row in plan.compiler.results_iter([rows]):
-            obj = plan.from_db(plan.alias, plan.init_list, row[plan.start : plan.end])
-            for populator in plan.populators:
-                populator.populate(row, obj)
-            found.append(obj)
-        return found
+        return [self._instance(row, parts) for row in rows]
 
-    def one(self, *values: int) -> Model:
+    def one(self, *values: Any) -> Model:
         """The single row's instance; the model's DoesNotExist if there is none."""
         found = self(*values)
         if not found:
-            model = self.build(*_STAND_INS[: self.arguments]).model
-            raise model.DoesNotExist(f"{model.__name__} matching query does not exist.")
+            name = self.model.__name__
+            raise self.model.DoesNotExist(f"{name} matching query does not exist.")
         return found[0]
 
-    def _make_plan(self) -> _Plan:
-        queryset = self.build(*_STAND_INS[: self.arguments])
-        if queryset._fetch_mode.track_peers or queryset._known_related_objects:
-            raise ValueError("a prepared read makes plain instances only")
-        compiler = queryset.query.get_compiler(using=queryset.db)
-        sql, params = compiler.as_sql()
-        slots = []
-        for argument, stand_in in enumerate(_STAND_INS[: self.arguments]):
-            where = [i for i, p in enumerate(params) if p == stand_in]
-            if len(where) != 1:
-                raise ValueError("each argument of a prepared read must be used exactly once")
-            slots.append((where[0], argument))
-        if compiler.annotation_col_map or compiler.has_extra_select:
-            raise ValueError("a prepared read makes plain instances only")
-        klass_info, select = compiler.klass_info, compiler.select
-        start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
-        model = klass_info["model"]
-        fetch_mode = queryset._fetch_mode
-        self._plan = _Plan(
-            alias=queryset.db,
-            sql=sql,
-            params=tuple(params),
-            slots=tuple(slots),
-            compiler=compiler,
-            start=start,
-            end=end,
-            init_list=tuple(f[0].target.attname for f in select[start:end]),
-            from_db=partial(model.from_db, fetch_mode=fetch_mode),
-            populators=tuple(get_related_populators(klass_info, select, queryset.db, fetch_mode)),
+    def _instance(self, row: tuple, parts: tuple[_Part, ...]) -> Model:
+        made: list[Model | None] = []
+        for part in parts:
+            values = list(row[part.start : part.end])
+            parent = None if part.parent is None else made[part.parent]
+            if part.parent is not None and values[part.pk] is None:
+                obj = None  # a nullable relation without a row
+            else:
+                for index, convert in part.converters:
+                    values[index] = convert(values[index])
+                obj = part.model.from_db(self.alias, part.attnames, values)
+            if parent is not None:
+                setattr(parent, part.relation, obj)
+            made.append(obj)
+        return made[0]
+
+    def _make_plan(self) -> tuple[str, tuple[_Part, ...]]:
+        connection = connections[self.alias]
+        quote = connection.ops.quote_name
+        columns: list[str] = []
+        parts: list[_Part] = []
+        joins: list[str] = []
+        by_path: dict[str, int] = {}
+        nullable: dict[int, bool] = {}
+        aliases: list[str] = []
+
+        def add(model: type[Model], parent: int | None, relation: str | None) -> int:
+            # the read's own table by its name, as Django writes it; joined ones as t1, t2...
+            alias = f"t{len(parts)}" if parts else quote(model._meta.db_table)
+            fields = list(model._meta.concrete_fields)
+            start = len(columns)
+            columns.extend(f"{alias}.{quote(f.column)}" for f in fields)
+            converters = tuple(
+                (i, convert)
+                for i, f in enumerate(fields)
+                if (convert := _converter(f, connection)) is not None
+            )
+            parts.append(
+                _Part(
+                    model,
+                    start,
+                    len(columns),
+                    tuple(f.attname for f in fields),
+                    fields.index(model._meta.pk),
+                    converters,
+                    parent,
+                    relation,
+                )
+            )
+            aliases.append(alias)
+            return len(parts) - 1
+
+        add(self.model, None, None)
+        for path in self.related:
+            model, at = self.model, 0
+            walked = []
+            for name in path.split("__"):
+                walked.append(name)
+                key = "__".join(walked)
+                field = model._meta.get_field(name)
+                if not isinstance(field, ForeignKey):
+                    raise ValueError(f"{key} is not a foreign key")
+                if key not in by_path:
+                    target = field.related_model
+                    index = add(target, at, name)
+                    outer = field.null or nullable.get(at, False)
+                    nullable[index] = outer
+                    join = "LEFT OUTER JOIN" if outer else "INNER JOIN"
+                    joins.append(
+                        f"{join} {quote(target._meta.db_table)} t{index}"
+                        f" ON {aliases[at]}.{quote(field.column)}"
+                        f" = t{index}.{quote(field.target_field.column)}"
+                    )
+                    by_path[key] = index
+                model, at = field.related_model, by_path[key]
+        meta = self.model._meta
+        table = aliases[0]
+        where = " AND ".join(
+            f"{table}.{quote(meta.get_field(name).column)} = %s" for name in self.where
         )
+        sql = f"SELECT {', '.join(columns)} FROM {table}"
+        if joins:
+            sql += " " + " ".join(joins)
+        sql += f" WHERE {where}"
+        if self.order_by:
+            order = []
+            for name in self.order_by:
+                column = quote(meta.get_field(name.lstrip("-")).column)
+                order.append(f"{table}.{column} {'DESC' if name.startswith('-') else 'ASC'}")
+            sql += " ORDER BY " + ", ".join(order)
+        if self.for_update and connection.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        self._plan = (sql, tuple(parts))
         return self._plan
+
+
+def _converter(field: Field, connection) -> Callable[[Any], Any] | None:
+    """How a column's value as the database driver gives it becomes the field's Python
+    value, where the two differ: the field's own ``from_db_value`` (JSON), and the types
+    SQLite keeps as text or numbers (an aware datetime, a timedelta)."""
+    if hasattr(field, "from_db_value"):
+        return lambda value: field.from_db_value(value, None, connection)
+    kind = field.get_internal_type()
+    if kind == "DateTimeField" and settings.USE_TZ:
+        return _aware
+    if kind == "DurationField":
+        return _duration
+    return None
+
+
+def _aware(value: Any) -> Any:
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return value
+
+
+def _duration(value: Any) -> Any:
+    return timedelta(microseconds=value) if isinstance(value, int) else value

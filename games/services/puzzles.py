@@ -25,7 +25,8 @@ from games import sweep as due
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.registry import PUZZLE_GAME, puzzle_rules
 from games.services import lobby
-from games.services.store import MoveRefused, lock
+from games.services.changes import lock
+from games.services.record import MoveRefused
 
 LOW_STOCK = 30
 REFILL = 60

@@ -20,7 +20,7 @@ from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.tiles import FILLERS
 from games.nmbr9.turn import TILE_SPECIALS, Build, Fill, Move, Step
 from games.nmbr9.views import Logged
-from games.services import MatchView
+from games.services import MatchView, draft
 from games.web.base import sentence
 from games.web.nmbr9.words import Said, StepWords, reason_text, special_label
 
@@ -173,7 +173,7 @@ def compose_turn(mv: MatchView, context: dict[str, Any], compose: Compose, at) -
     choose_first = "build" in mv.may_commit
     if choose_first:
         compose, at = Compose(), None
-    drafted, refused = mv.draft(str(compose.steps)) if compose.steps else (mv.view, None)
+    drafted, refused = draft(mv, str(compose.steps)) if compose.steps else (mv.view, None)
     if refused is not None:
         context["error"] = sentence(reason_text(refused))
         compose, drafted = Compose(marker=compose.marker), mv.view
@@ -320,7 +320,7 @@ def _ghost(mv, context, drafted, compose, specials, number, at, main_done, link)
     except InvalidMove as exc:  # a tile the notation cannot move: the rules' own refusal
         step, after, refused = None, None, exc
     else:
-        after, refused = mv.draft(str(compose.turn(step)))
+        after, refused = draft(mv, str(compose.turn(step)))
     context["legal"] = refused is None
     if refused is None:
         # The highest: a tile on an identical one ("one") lies on top of it.

@@ -13,7 +13,7 @@ from games.inputs import parse_int
 from games.models import Seat
 from games.names import shown
 from games.nmbr9 import Board
-from games.services import MatchView
+from games.services import MatchView, history, solo_line
 from games.web.charts import score_chart
 from games.web.nmbr9.svg import board_svg
 from games.web.nmbr9.words import StepWords
@@ -46,7 +46,7 @@ def replay(mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
     sentences, ``Said``), and the tiles they placed in it highlighted; the scores by round
     as a chart. On a puzzle, with ``par_line`` (the moves that reach par), the par game
     with as many tiles beside."""
-    timelines = _timelines(mv.history())
+    timelines = _timelines(history(mv))
     per_round = mv.view.options.steps_per_round  # cards a player deals with in a round
     steps = max((t[-1].progress for t in timelines.values()), default=0)
     rounds = -(-steps // per_round)
@@ -104,13 +104,7 @@ def replay(mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
 def _par_boards(mv: MatchView, line: list[str]) -> list[Board]:
     """The game that reaches the puzzle's par after each of its tiles (the first holds
     only the start tile)."""
-    rules = mv.rules
-    state = rules.setup(1, mv.match.seed, rules.options(mv.match.options))
-    boards = [state.board(0)]
-    for text in line:
-        state = rules.apply(state, 0, rules.parse_move(text))
-        boards.append(state.board(0))
-    return boards
+    return [view.displays[0].board() for view in solo_line(mv, line)]
 
 
 def _par_display(boards: list[Board], placed: int) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from django.http import QueryDict
 from games.inputs import parse_int
 from games.nmbrs.view import card_data
 from games.services import MatchView
+from games.services import history as match_history
 from games.web.nmbrs.compose import cards
 from games.web.nmbrs.words import log_text
 
@@ -17,7 +18,7 @@ from games.web.nmbrs.words import log_text
 def replay(mv: MatchView, query: QueryDict) -> dict[str, Any]:
     """A finished match move by move (``?ply=``): the table and every hand after the
     move, and the moves of the deal so far."""
-    history = mv.history(everyone=True)
+    history = match_history(mv, everyone=True)
     moves = [f for f in history if f.text is not None]
     last = len(moves)
     try:

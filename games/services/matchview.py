@@ -1,0 +1,130 @@
+"""What views get of a match: data only.
+
+A ``MatchView`` holds what one user may see of a match, worked out when it is made: their
+game's view, their commitments, whether they may draft. It holds no rules, no state and
+nothing that reaches either. What a page asks beyond that (the view while a move is drafted,
+how a finished match went) it asks of the functions here, which take the MatchView and
+replay the match themselves: ``draft``, ``history``, ``solo_line``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext
+
+from games.contract import DraftRules, IllegalMove
+from games.models import Match, Seat
+from games.services.commitments import MUST_COMMIT, commitment_of, offered_commitments
+from games.services.record import Record, load, moves_of, rules_of, set_up
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """A match as one user may see it: never the game's state, only its view for them.
+
+    ``seat`` is the user's own seat (None for a spectator); ``view`` is the game's view
+    for that seat (``Rules.view``); ``ply`` the number of moves the viewer has made (all the
+    match's moves for a spectator), which a move form sends back so that a page that is out
+    of date is noticed: never the whole match's count, which in free pace would tell how far
+    the others have got. ``commitment`` is what the player committed to for the decision
+    they owe (``CommitRules``), ``may_commit`` what they may still commit to: while they may,
+    they draft nothing. ``drafts``: the player owes a move they may compose step by step
+    (``DraftRules``; see ``draft``).
+    """
+
+    match: Match
+    seats: list[Seat]
+    seat: Seat | None
+    view: Any
+    ply: int
+    extras: dict[str, Any] = field(default_factory=dict)
+    commitment: str = ""
+    may_commit: tuple[str, ...] = ()
+    drafts: bool = False
+
+    @property
+    def is_player(self) -> bool:
+        return self.seat is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One player's view of a finished match after ``ply`` moves; ``text`` is the move of
+    theirs that led to it (None for the view at the start)."""
+
+    ply: int
+    player: int
+    text: str | None
+    view: Any
+
+
+def view_of(record: Record, seat: Seat | None) -> MatchView:
+    """What the player of ``seat`` (None: a spectator) may see of the record."""
+    rules, state = record.rules, record.state
+    view = rules.view(state, None if seat is None else seat.index)
+    commitment, may_commit = "", ()
+    owing = seat is not None and not seat.has_left and seat.index in rules.to_move(state)
+    if owing:
+        commitment = commitment_of(record, seat)
+        may_commit = offered_commitments(record, seat)
+    return MatchView(
+        record.match,
+        record.seats,
+        seat,
+        view,
+        record.ply if seat is None else len(record.moves_of(seat)),
+        commitment=commitment,
+        may_commit=may_commit,
+        drafts=owing and isinstance(rules, DraftRules),
+    )
+
+
+def draft(mv: MatchView, text: str) -> tuple[Any, IllegalMove | None]:
+    """The player's view after the steps ``text`` of the move they owe, and the first
+    refused step (``DraftRules.draft``); their plain view when the game has no drafts or
+    they owe nothing, and while they may still commit (``may_commit``), with the reason."""
+    if not mv.drafts or mv.seat is None:
+        return mv.view, None
+    if mv.may_commit:
+        return mv.view, IllegalMove(gettext(MUST_COMMIT), code="commit first")
+    record = load(mv.match, mv.seats)
+    return record.rules.draft(record.state, mv.seat.index, text)
+
+
+def history(mv: MatchView, *, everyone: bool = False) -> tuple[Frame, ...]:
+    """How the match went, once it is over (empty before): every player's view at the
+    start, then after each move the view of the player who made it (``everyone``: then
+    every other player's view too, with no text). Replayed from the seed and the moves."""
+    if mv.match.status != Match.Status.FINISHED:
+        return ()
+    match = mv.match
+    moves = moves_of(match)
+    fresh = set_up(match, mv.seats)
+    rules = fresh.rules
+    frames = [Frame(0, p, None, rules.view(fresh.state, p)) for p in range(match.players)]
+    by_pk = {seat.pk: seat for seat in mv.seats}
+    for ply, move in enumerate(moves, start=1):
+        seat = by_pk[move.seat_id]
+        fresh.apply(seat, move.text)
+        frames.append(Frame(ply, seat.index, move.text, rules.view(fresh.state, seat.index)))
+        if everyone:
+            frames.extend(
+                Frame(ply, p, None, rules.view(fresh.state, p))
+                for p in range(match.players)
+                if p != seat.index
+            )
+    return tuple(frames)
+
+
+def solo_line(mv: MatchView, line: list[str]) -> list[Any]:
+    """The views of the one player of a game set up from the match's seed and options, at
+    the start and after each move of ``line`` (a puzzle's par line), that player's own."""
+    rules = rules_of(mv.match)
+    state = rules.setup(1, mv.match.seed, rules.options(mv.match.options))
+    views = [rules.view(state, 0)]
+    for text in line:
+        state = rules.apply(state, 0, rules.parse_move(text))
+        views.append(rules.view(state, 0))
+    return views
