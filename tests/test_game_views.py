@@ -326,3 +326,18 @@ def test_a_refused_move_stays_in_place_in_debug_mode_too(client, alice, solo, se
     client.force_login(alice)
     page = client.get(solo.get_absolute_url()).text
     assert "django_htmx/htmx-2.min.js" in page and "django-htmx.js" not in page
+
+
+def test_a_preview_reads_the_moves_once(client, alice, solo):
+    """The page's view and the draft of the tile being placed come from one replay: the
+    draft reads no move again while the position is kept."""
+    client.force_login(alice)
+    play(client, solo, 1)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as previewed:
+        answer = client.get(solo.get_absolute_url(), {"x": 0, "y": 0, "rotation": 0}, **HTMX)
+    assert answer.status_code == 200 and "data-verdict" in answer.text
+    reads = [q["sql"] for q in previewed if 'FROM "games_move"' in q["sql"]]
+    assert len(reads) == 1, reads

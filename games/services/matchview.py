@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from games.contract import DraftRules, IllegalMove
 from games.models import Match, Seat
 from games.services.commitments import MUST_COMMIT, commitment_of, offered_commitments
-from games.services.record import Record, load, moves_of, rules_of, set_up
+from games.services.record import Record, load, mark, marked, moves_of, rules_of, set_up
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,7 @@ class MatchView:
     commitment: str = ""
     may_commit: tuple[str, ...] = ()
     drafts: bool = False
+    position: int = 0  # opaque: which position the view is of (``record.mark``)
 
     @property
     def is_player(self) -> bool:
@@ -78,6 +79,7 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         commitment=commitment,
         may_commit=may_commit,
         drafts=owing and isinstance(rules, DraftRules),
+        position=mark(record) if owing else 0,
     )
 
 
@@ -89,8 +91,10 @@ def draft(mv: MatchView, text: str) -> tuple[Any, IllegalMove | None]:
         return mv.view, None
     if mv.may_commit:
         return mv.view, IllegalMove(gettext(MUST_COMMIT), code="commit first")
-    record = load(mv.match, mv.seats)
-    return record.rules.draft(record.state, mv.seat.index, text)
+    state = marked(mv.position)
+    if state is None:  # no longer kept: replayed again
+        state = load(mv.match, mv.seats).state
+    return rules_of(mv.match).draft(state, mv.seat.index, text)
 
 
 def history(mv: MatchView, *, everyone: bool = False) -> tuple[Frame, ...]:

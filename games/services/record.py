@@ -10,6 +10,7 @@ Changing a match starts with ``changes.lock``; what views get is ``matchview.Mat
 from __future__ import annotations
 
 import copy
+import itertools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -97,6 +98,10 @@ _replayed: OrderedDict[tuple, Any] = OrderedDict()
 _newest: OrderedDict[tuple, tuple[tuple, Any]] = OrderedDict()
 _REPLAYED = 256
 _replaying = threading.Lock()
+#: The positions views were made of, by the opaque number each view carries: what a page
+#: asks next of the same position (a draft) replays and reads nothing while it is kept.
+_viewed: OrderedDict[int, tuple] = OrderedDict()
+_view_numbers = itertools.count(1)
 
 
 def _key(match: Match, seats: list[Seat], moves: list[Made | Move]) -> tuple[tuple, tuple]:
@@ -154,6 +159,26 @@ def replay(
     with _replaying:
         _remember(which, made, record.state if shared else copy.deepcopy(record.state))
     return record
+
+
+def mark(record: Record) -> int:
+    """An opaque number for the position of ``record`` (read with ``marked``), for a view
+    made of it to carry without carrying the moves or the state."""
+    which, made = _key(record.match, record.seats, record.moves)
+    number = next(_view_numbers)
+    with _replaying:
+        _viewed[number] = (*which, made)
+        while len(_viewed) > _REPLAYED:
+            _viewed.popitem(last=False)
+    return number
+
+
+def marked(number: int) -> Any | None:
+    """The state of the position ``mark`` gave ``number`` for, while it is still kept (it
+    is shared: it must not be changed); None once it is not."""
+    with _replaying:
+        key = _viewed.get(number)
+        return None if key is None else _replayed.get(key)
 
 
 def keep(record: Record) -> None:
