@@ -33,7 +33,7 @@ from . import kernel as _kernel
 from .board import Board
 from .game import Game, _check_seed, deal
 from .placement import Placement
-from .policy import DEFAULT, Weights, choose, choose_turn, scored_moves
+from .policy import DEFAULT, Weights, choose, choose_turn, kernel_weights, scored_moves
 from .turn import Place, Turn
 
 __all__ = ["BUDGETS", "STRENGTHS", "Budget", "bot_game", "bot_turn", "place"]
@@ -160,7 +160,7 @@ def _playout(board: Board, order: list[int], weights: Weights) -> int:
     """The final score when the policy places ``order`` on (a copy of) ``board``."""
     compiled = _kernel.KERNEL
     if compiled is not None:
-        score = compiled.playout(board._tiles, board._shapes, order, _kernel.weights_args(weights))
+        score = compiled.playout(*board.kernel_position(), order, kernel_weights(weights))
         if score is not None:
             return score
     board = board.copy()
