@@ -51,9 +51,9 @@ from .setup import (
     Deal,
     GameError,
     Options,
-    _check_deal,
-    _check_removed,
-    _check_seed,
+    check_deal,
+    check_removed,
+    check_seed,
     deal,
     deal_game,
 )
@@ -262,7 +262,7 @@ class Game:
         if not isinstance(options, Options):
             raise GameError(f"options must be Options, not {options!r}", code="bad option")
         if removed is not None:
-            _check_removed(removed)
+            check_removed(removed)
             if options.removed not in (0, removed):
                 raise GameError(
                     f"removed={removed!r} disagrees with the options' {options.removed!r}",
@@ -271,11 +271,11 @@ class Game:
             options = replace(options, removed=removed)
         options.check(players, pace)
         if deal is None:
-            deal = deal_game(_check_seed(seed), players, options)
+            deal = deal_game(check_seed(seed), players, options)
         else:
             if seed is not None:
-                _check_seed(seed)
-            deal = _check_deal(deal, players, options)
+                check_seed(seed)
+            deal = check_deal(deal, players, options)
         self.players = players
         self.seed = seed
         self.pace = pace
