@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from games.nmbr9 import Board, Game, Placement
+from games.nmbr9.policy import fallback_placement
 
 PERFT = Path(__file__).resolve().parents[1] / "tests" / "nmbr9" / "data" / "perft.json"
 
@@ -117,7 +118,7 @@ def bench_policy(games: int) -> tuple[float, float, float, list[int]]:
         game = Game(seed=seed)
         while not game.is_over():
             before = clock()
-            game.auto_place(0)
+            game.place(0, fallback_placement(game, 0))
             moves.append(clock() - before)
         scores.append(game.score(0))
     elapsed = (clock() - start) / 1e9

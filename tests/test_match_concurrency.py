@@ -12,6 +12,7 @@ from django.db import connection
 
 from games import services
 from games.models import Match, Move, RatingChange, Seat
+from games.nmbr9.policy import fallback_placement
 from games.services import MoveRefused
 from tests.test_match_services import (
     choice,
@@ -89,7 +90,7 @@ def own_placement(match, user):
     """A legal placement of the user's tile that is not the one the fallback would choose."""
     seat = seat_of(match, user)
     game = game_of(match)
-    fallback = game.fallback(seat.index)
+    fallback = fallback_placement(game, seat.index)
     number = game.current_number(seat.index)
     placement = next(p for p in game.board(seat.index).legal_placements(number) if p != fallback)
     return lambda: services.play(match.pk, user, f"place {placement}", 0)

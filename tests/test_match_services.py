@@ -19,7 +19,7 @@ from django.utils import timezone
 from games import notifications, ratings, services, sweep
 from games.models import Match, Move, Notification, Profile, Rating, RatingChange, Seat
 from games.nmbr9 import Board, Game, Placement, deal
-from games.nmbr9.policy import choose
+from games.nmbr9.policy import choose, fallback_placement
 from games.services import MoveRefused
 
 pytestmark = pytest.mark.django_db
@@ -469,7 +469,7 @@ def test_expire_places_the_fallback_tile_and_gives_a_strike(alice, bob, pace):
     bob_deadline = seat_of(match, bob).deadline
     seat = seat_of(match, alice)
     make_due(seat)
-    expected = Game(2, seed=7, pace=pace).fallback(seat.index)
+    expected = fallback_placement(Game(2, seed=7, pace=pace), seat.index)
 
     before = timezone.now()
     assert services.expire(seat.pk) is True
@@ -497,7 +497,7 @@ def test_acting_after_the_deadline_before_the_sweep_is_refused_and_expires_the_s
     match = make_match(alice, bob, pace="free")
     seat = seat_of(match, alice)
     make_due(seat)
-    expected = Game(2, seed=7, pace="free").fallback(seat.index)
+    expected = fallback_placement(Game(2, seed=7, pace="free"), seat.index)
     with pytest.raises(MoveRefused, match="had run out"):
         if act == "move":
             play(match, alice)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match
 from games.nmbr9 import Turn
+from games.nmbr9.policy import fallback_turn
 from games.nmbr9.turn import Build, Fill, Move, Place
 from games.nmbr9.views import Logged
 from games.web.nmbr9.words import Said, StepWords
@@ -62,7 +63,7 @@ def levels(game, player: int, turn: Turn) -> list[int]:
 
 def with_filler(game, player: int, filler: str) -> Turn:
     """The card's tile where the fallback puts it, then ``filler`` where it fits."""
-    place = game.fallback_turn(player).steps[0]
+    place = fallback_turn(game, player).steps[0]
     board = game.board(player)
     board.place(place.placement)
     return Turn((place, Fill(board.legal_placements(filler)[0])))
@@ -123,7 +124,7 @@ def test_every_step_of_a_turn_is_logged_in_words_with_its_notation(client, alice
                 tile = next(p for p, _ in game.board(index).tiles if p.number is not None)
                 turn = a_turn_moving(game, index, tile)[0]
             if turn is None:
-                turn = game.fallback_turn(index)
+                turn = fallback_turn(game, index)
             else:
                 plan[user.username].pop(0)
             number = game.current_number(index)
@@ -158,7 +159,7 @@ def test_the_log_and_the_replay_of_a_2_of_3_match_with_a_reserved_tile(client, a
     # The second card: alice builds it and then the reserved tile; bob must build it, and
     # the third card too, which the rules reject for alice.
     game = state(match)
-    place = game.fallback_turn(0, reject=False).steps[0]
+    place = fallback_turn(game, 0, reject=False).steps[0]
     board = game.board(0)
     board.place(place.placement)
     turn = Turn((place, Build(board.legal_placements(reserved)[0])))
@@ -172,7 +173,7 @@ def test_the_log_and_the_replay_of_a_2_of_3_match_with_a_reserved_tile(client, a
     bobs = [reject]
     for _ in range(2):
         game = state(match)
-        bob_turn, card = game.fallback_turn(1), game.current_number(1)
+        bob_turn, card = fallback_turn(game, 1), game.current_number(1)
         (level,) = levels(game, 1, bob_turn)
         bobs.append((1, 1, str(bob_turn), words_of("bob", card, bob_turn.steps[0], level)))
         play(match, bob, bob_turn)
@@ -188,7 +189,7 @@ def test_the_log_and_the_replay_of_a_2_of_3_match_with_a_reserved_tile(client, a
                 continue
             if decision.may_reject:
                 services.commit(match.pk, user, "build", made(match, user))
-            play(match, user, game.fallback_turn(index, reject=False))
+            play(match, user, fallback_turn(game, index, reject=False))
     # The replay's steps of round 1 are the log's, in the order they were played.
     replay = replay_steps(client.get(reverse("replay", args=[match.pk]), {"round": 1}).text)
     assert [(n, html.unescape(w)) for n, w in replay["alice"]] == [
@@ -204,7 +205,7 @@ def test_in_free_pace_the_log_tells_nothing_beyond_the_viewers_own_round(client,
     card = state(match).current_number(0)
     play(match, alice, "reject")
     for _ in range(2):  # the second and third cards must be built
-        play(match, alice, state(match).fallback_turn(0))
+        play(match, alice, fallback_turn(state(match), 0))
     assert len(log_of(client, match, alice)) == 3
     assert log_of(client, match, bob) == []
     play(match, bob, "reject")
@@ -218,9 +219,9 @@ def test_the_log_reads_in_german(client, alice, bob):
     match = make_match(alice, bob, fillers=True, specials=["black", "one"])
     game = state(match)
     play(match, alice, with_filler(game, 0, "F1"))
-    play(match, bob, game.fallback_turn(1))
+    play(match, bob, fallback_turn(game, 1))
     game = state(match)
-    black, bobs = using(game, 0, "black"), game.fallback_turn(1)
+    black, bobs = using(game, 0, "black"), fallback_turn(game, 1)
     play(match, alice, black)
     play(match, bob, bobs)
     log = log_of(client, match, bob, "de")

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match, Move, Seat
 from games.nmbr9 import Board, Turn
+from games.nmbr9.policy import fallback_turn
 from games.nmbr9.rules import RULES
 from games.nmbr9.turn import Place, Reject
 from games.services import MoveRefused
@@ -344,7 +345,7 @@ def a_turn_moving(game, player: int, tile):
 def test_the_replay_shows_a_moved_tile_where_it_lay_before_it_was_moved(client, alice):
     match = start_solo(client, alice, breaking="chosen", specials=["move"])
     for ply in range(2):
-        services.play(match.pk, alice, str(state(match).fallback_turn(0)), ply)
+        services.play(match.pk, alice, str(fallback_turn(state(match), 0)), ply)
     after_two = state(match).board(0).tiles
     first = after_two[0][0]
     turn, target = a_turn_moving(state(match), 0, first)
@@ -352,7 +353,7 @@ def test_the_replay_shows_a_moved_tile_where_it_lay_before_it_was_moved(client, 
     after_three = state(match).board(0).tiles
     ply = 3
     while not state(match).is_over():
-        services.play(match.pk, alice, str(state(match).fallback_turn(0)), ply)
+        services.play(match.pk, alice, str(fallback_turn(state(match), 0)), ply)
         ply += 1
 
     def drawn_at(round: int) -> set[str]:
@@ -540,7 +541,7 @@ def test_2_of_3_no_tile_is_tried_by_playing_it_before_the_choice(alice, bob):
     otherwise tell where the tile fits, and the player could reject it after. Only a plain
     reject is played at once."""
     match = round_two_of_three(alice, bob)
-    legal = str(state(match).fallback_turn(0, reject=False))
+    legal = str(fallback_turn(state(match), 0, reject=False))
     number = state(match).current_number(0)
     nowhere = f"place {number}@40,40r0"
     for text in (legal, nowhere, f"{legal}; reject", f"{nowhere}; reject"):
@@ -562,7 +563,7 @@ def test_2_of_3_no_tile_is_tried_by_playing_it_before_the_choice(alice, bob):
 def test_2_of_3_a_turn_posted_before_the_choice_is_refused_and_changes_nothing(client, alice, bob):
     match = round_two_of_three(alice, bob)
     client.force_login(alice)
-    legal = str(state(match).fallback_turn(0, reject=False))
+    legal = str(fallback_turn(state(match), 0, reject=False))
     url = reverse("play", args=[match.pk])
     turn = {"steps": f"{legal}; reject", "piece": "none", "ply": "3"}
     refused = client.post(url, turn, **HTMX)
@@ -618,7 +619,7 @@ def test_2_of_3_a_bot_builds_a_card_it_could_have_rejected(alice):
         if any(chose):
             return
         mine = state(match)  # alice rejects what she may, and builds the rest
-        turn = "reject" if mine.decision(0).may_reject else str(mine.fallback_turn(0))
+        turn = "reject" if mine.decision(0).may_reject else str(fallback_turn(mine, 0))
         services.play(match.pk, alice, turn, Move.objects.filter(seat__player=alice).count())
     pytest.fail("the bot never built a card it could have rejected")
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match
+from games.nmbr9.policy import fallback_turn
 from games.services import puzzles
 from tests.test_match_services import make_match, play_to_end
 
@@ -252,7 +253,7 @@ def two_of_three_to_end(alice, bob):
                 continue
             if decision.may_reject:
                 services.commit(match.pk, user, "build", made)
-            turn = record.state.fallback_turn(seat.index, reject=False)
+            turn = fallback_turn(record.state, seat.index, reject=False)
             services.play(match.pk, user, str(turn), made)
     raise AssertionError("the match did not end")
 

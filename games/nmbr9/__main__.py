@@ -18,7 +18,7 @@ from .board import Board
 from .bots import STRENGTHS, bot_game
 from .game import MAX_REMOVED, VARIANTS, Game, GameError, Options
 from .placement import Placement
-from .policy import choose_turn
+from .policy import choose_turn, fallback_placement
 from .puzzle import best_par, puzzle
 
 
@@ -35,7 +35,8 @@ def play(seed: int, removed: int | str = 0, out=None, options: Options | None = 
     while not game.is_over():
         number = game.current_number(0)
         round_ = game.round_of(0)
-        placement = game.auto_place(0)
+        placement = fallback_placement(game, 0)
+        game.place(0, placement)
         level = game.board(0).tiles[-1][1]
         print(f"round {round_:2}: tile {number} -> {placement} on level {level}", file=out)
     return _summary(game, out)

@@ -21,6 +21,11 @@ row stride of 128 bits, so shifting by a piece's cell offsets never wraps a vali
 the next row): the squares whose top piece lies on the level, the squares covered on the level
 and the free squares edge-adjacent to a piece on the level. The ints are stored relative to a
 base row near the board's top edge so that they stay small.
+
+Evaluators (the fallback policy, the bots) read the board through a small public interface:
+``STRIDE``, ``ORIGIN`` and ``SHAPE_MASKS`` describe the bit layout; ``Board.bitboards``
+gives the per-level bitboards and their base; ``Board.kernel_position`` and
+``kernel_rules`` are what the compiled kernel (``games.nmbr9.kernel``) reads.
 """
 
 from __future__ import annotations
@@ -55,12 +60,16 @@ __all__ = [
     "OUT_OF_RANGE",
     "OVERHANG",
     "PARTLY_COVERED_GAP",
+    "ORIGIN",
     "RELAXATIONS",
+    "SHAPE_MASKS",
+    "STRIDE",
     "TOO_HIGH",
     "UNEVEN",
     "WINDOW",
     "Board",
     "IllegalPlacement",
+    "kernel_rules",
 ]
 
 #: Largest supported coordinate: every covered square has |x| <= WINDOW and |y| <= WINDOW.
@@ -116,18 +125,25 @@ class IllegalPlacement(IllegalMove):
         self.placement = placement
 
 
-_STRIDE = 128
-_ORIGIN = 64
+#: Bits per row of a bitboard: square (x, y) is bit ``(y + ORIGIN) * STRIDE + x + ORIGIN``
+#: (less the board's base, see ``Board.bitboards``). Wider than the window, so shifting a
+#: piece's mask never wraps a square into the next row.
+STRIDE = 128
+#: The offset that makes the window's coordinates non-negative in a bit index.
+ORIGIN = 64
 _MARGIN = 4
 # A board whose squares all lie within this distance of the centre has no candidate outside
 # the window: a new piece is at most 4 squares wide and touches or lies on an existing one.
 _SAFE = WINDOW - _MARGIN
 
 _OFFSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(cy * _STRIDE + cx for cx, cy in cells) for cells in by_rotation)
+    tuple(tuple(cy * STRIDE + cx for cx, cy in cells) for cells in by_rotation)
     for by_rotation in ORIENTATIONS
 )
-_MASKS: tuple[tuple[int, ...], ...] = tuple(
+#: ``SHAPE_MASKS[shape][rotation]``: the squares a piece covers as a bitboard anchored at
+#: bit 0 (shift it left by the bit index of the placement's x, y). ``shape`` is
+#: ``Placement.shape``.
+SHAPE_MASKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(1 << off for off in offsets) for offsets in by_rotation) for by_rotation in _OFFSETS
 )
 _FILLER_SHAPES = frozenset({SHAPE_INDEX["F1", False], SHAPE_INDEX["F2", False]})
@@ -137,7 +153,7 @@ _new_placement = Placement._unchecked
 
 
 def _index(x: int, y: int) -> int:
-    return (y + _ORIGIN) * _STRIDE + x + _ORIGIN
+    return (y + ORIGIN) * STRIDE + x + ORIGIN
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -152,7 +168,7 @@ def _bits(mask: int) -> Iterator[int]:
 
 def _grow(mask: int) -> int:
     """``mask`` and its edge neighbours."""
-    return mask | mask << 1 | mask >> 1 | mask << _STRIDE | mask >> _STRIDE
+    return mask | mask << 1 | mask >> 1 | mask << STRIDE | mask >> STRIDE
 
 
 def _shape_of(piece: object, mirrored: object = False) -> int:
@@ -205,6 +221,26 @@ def _kernel_rules(
     """The compiled kernel's arguments for the rules (``relax`` without "bridge")."""
     one = "one" in relax or sid in _FILLER_SHAPES
     return sid, -1 if max_level is None else max_level, one, "loose" in relax
+
+
+def kernel_rules(
+    piece: object,
+    relax: Collection[str] = frozenset(),
+    mirrored: object = False,
+    max_level: object = None,
+) -> tuple[int, int, bool, bool] | None:
+    """The compiled kernel's rule arguments for placing ``piece`` (as ``Board.legal_moves``
+    takes them): its shape index, the level cap (-1: none), whether one tile beneath is
+    enough and whether it may lie loose. None with "bridge", which the kernel does not know;
+    InvalidPlacement for a bad argument.
+
+    >>> kernel_rules(9), kernel_rules("F1", max_level=2), kernel_rules(5, {"bridge"})
+    ((9, -1, False, False), (20, 2, True, False), None)
+    """
+    sid, relax, max_level = _shape_and_rules(piece, relax, mirrored, max_level)
+    if "bridge" in relax:
+        return None
+    return _kernel_rules(sid, relax, max_level)
 
 
 def _missing_support_reason(offsets: tuple[tuple[int, int], ...], empty: list[bool]) -> str:
@@ -365,6 +401,23 @@ class Board:
         """``(min_x, min_y, max_x, max_y)`` of the covered squares, None when empty."""
         return self._bounds
 
+    def bitboards(self) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        """``(base, tops, covered)``: per level, the squares whose top piece lies on it and
+        the squares covered on it, as bitboards (see ``STRIDE``) from which ``base`` was
+        subtracted from every bit index, for evaluators.
+
+        >>> base, tops, covered = Board("5@0,0r0 9@3,0r0 1@2,0r1").bitboards()
+        >>> [m.bit_count() for m in tops], [m.bit_count() for m in covered]
+        ([15, 5], [20, 5])
+        """
+        return self._base, tuple(self._top_masks), tuple(self._occupied)
+
+    def kernel_position(self) -> tuple[list[tuple[Placement, int]], list[int]]:
+        """What the compiled kernel reads of the board: the ``(placement, level)`` pairs in
+        placement order and their shape indices. The board's own lists, not copies (the
+        kernel is called per move): read them, never change them."""
+        return self._tiles, self._shapes
+
     def tile_cells(self) -> tuple[tuple[Placement, int, frozenset[tuple[int, int]]], ...]:
         """``(placement, level, squares)`` of every piece in placement order, for drawing."""
         return tuple((p, level, p.cells()) for p, level in self._tiles)
@@ -475,7 +528,7 @@ class Board:
         width, height = SIZES[sid][rotation]
         if x < -WINDOW or y < -WINDOW or x + width > WINDOW + 1 or y + height > WINDOW + 1:
             return OUT_OF_RANGE
-        anchor = (y + _ORIGIN) * _STRIDE + x + _ORIGIN
+        anchor = (y + ORIGIN) * STRIDE + x + ORIGIN
         top = self._top
         if not top:
             return 0, anchor, sid
@@ -509,7 +562,7 @@ class Board:
             if level == len(self._occupied) or (relax and "loose" in relax):
                 return level, anchor, sid
         shift = anchor - self._base
-        if shift < 0 or not (_MASKS[sid][rotation] << shift) & self._neighbours[level]:
+        if shift < 0 or not (SHAPE_MASKS[sid][rotation] << shift) & self._neighbours[level]:
             return NOT_ADJACENT
         return level, anchor, sid
 
@@ -539,7 +592,7 @@ class Board:
         escaping = [
             n
             for g in gaps
-            for n in (g - 1, g + 1, g - _STRIDE, g + _STRIDE)
+            for n in (g - 1, g + 1, g - STRIDE, g + STRIDE)
             if n not in cells and low(n)
         ]
         if escaping:
@@ -552,7 +605,7 @@ class Board:
         if level == len(self._occupied) or "loose" in relax:
             return level, anchor, sid
         shift = anchor - self._base
-        if shift < 0 or not (_MASKS[sid][rotation] << shift) & self._neighbours[level]:
+        if shift < 0 or not (SHAPE_MASKS[sid][rotation] << shift) & self._neighbours[level]:
             return NOT_ADJACENT
         return level, anchor, sid
 
@@ -564,11 +617,11 @@ class Board:
         todo = list(start)
         while todo:
             square = todo.pop()
-            row, col = divmod(square, _STRIDE)
-            x, y = col - _ORIGIN, row - _ORIGIN
+            row, col = divmod(square, STRIDE)
+            x, y = col - ORIGIN, row - ORIGIN
             if not (min_x <= x <= max_x and min_y <= y <= max_y):
                 return OPEN_GAP
-            for n in (square - 1, square + 1, square - _STRIDE, square + _STRIDE):
+            for n in (square - 1, square + 1, square - STRIDE, square + STRIDE):
                 if n not in seen and low(n):
                     seen.add(n)
                     todo.append(n)
@@ -684,19 +737,19 @@ class Board:
         for off in _OFFSETS[sid][rotation]:
             top[anchor + off] = index
 
-        row = anchor // _STRIDE
-        base_row = self._base // _STRIDE
+        row = anchor // STRIDE
+        base_row = self._base // STRIDE
         if index == 0:
-            self._base = max(0, row - 2 * _MARGIN) * _STRIDE
+            self._base = max(0, row - 2 * _MARGIN) * STRIDE
         elif row - _MARGIN < base_row:
-            new_base = max(0, row - 2 * _MARGIN) * _STRIDE
+            new_base = max(0, row - 2 * _MARGIN) * STRIDE
             up = self._base - new_base
             self._top_masks = [m << up for m in self._top_masks]
             self._occupied = [m << up for m in self._occupied]
             self._neighbours = [m << up for m in self._neighbours]
             self._base = new_base
 
-        mask = _MASKS[sid][rotation] << (anchor - self._base)
+        mask = SHAPE_MASKS[sid][rotation] << (anchor - self._base)
         while level >= len(self._top_masks):
             self._top_masks.append(0)
             self._occupied.append(0)
@@ -710,7 +763,7 @@ class Board:
         self._top_masks[level] |= mask
         occupied = self._occupied[level] | mask
         self._occupied[level] = occupied
-        grown = mask << 1 | mask >> 1 | mask << _STRIDE | mask >> _STRIDE
+        grown = mask << 1 | mask >> 1 | mask << STRIDE | mask >> STRIDE
         self._neighbours[level] = (self._neighbours[level] | grown) & ~occupied
 
         self._score += VALUES[sid] * level
@@ -858,7 +911,7 @@ class Board:
             for covered in self._occupied[1:]:
                 taken |= covered
         # placements are built inline (the hot loop of the move generator)
-        new, cls, stride, origin = _new, Placement, _STRIDE, _ORIGIN
+        new, cls, stride, origin = _new, Placement, STRIDE, ORIGIN
         set_piece, set_x, set_y = _set_piece, _set_x, _set_y
         set_rotation, set_mirrored = _set_rotation, _set_mirrored
         for rotation in rotations:
@@ -921,9 +974,9 @@ class Board:
                         continue
                 if one:
                     for bit in _bits(anchors):
-                        row, col = divmod(bit + base, _STRIDE)
+                        row, col = divmod(bit + base, STRIDE)
                         append(
-                            _new_placement(piece, col - _ORIGIN, row - _ORIGIN, rotation, mirrored)
+                            _new_placement(piece, col - ORIGIN, row - ORIGIN, rotation, mirrored)
                         )
                     continue
                 first, rest = offsets[0], offsets[1:]
@@ -946,10 +999,10 @@ class Board:
 
     def _rect(self, x0: int, y0: int, x1: int, y1: int) -> int:
         """The squares of a rectangle as a mask relative to the base."""
-        row = ((1 << (x1 - x0 + 1)) - 1) << (x0 + _ORIGIN)
+        row = ((1 << (x1 - x0 + 1)) - 1) << (x0 + ORIGIN)
         mask = 0
         for y in range(y0, y1 + 1):
-            mask |= row << ((y + _ORIGIN) * _STRIDE)
+            mask |= row << ((y + ORIGIN) * STRIDE)
         return mask >> self._base
 
     def _holes(self, level: int) -> list[int]:
@@ -1010,7 +1063,7 @@ class Board:
                 anchors &= touching
                 if not anchors:
                     continue
-            shape = _MASKS[sid][rotation]
+            shape = SHAPE_MASKS[sid][rotation]
             for bit in _bits(anchors):
                 mask = shape << bit
                 gap = mask & ~sup
@@ -1021,8 +1074,8 @@ class Board:
                     supports = {top[anchor + off] for off in offsets if (1 << (bit + off)) & sup}
                     if len(supports) < 2:
                         continue
-                row, col = divmod(anchor, _STRIDE)
-                append(_new_placement(piece, col - _ORIGIN, row - _ORIGIN, rotation, mirrored))
+                row, col = divmod(anchor, STRIDE)
+                append(_new_placement(piece, col - ORIGIN, row - ORIGIN, rotation, mirrored))
 
     @staticmethod
     def _in_window(placement: Placement) -> bool:

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 
 from . import kernel as _kernel
 from .board import Board
-from .game import Game, _check_seed, deal
+from .game import Game, deal
 from .placement import Placement
-from .policy import DEFAULT, Weights, choose, choose_turn, scored_moves
+from .policy import DEFAULT, Weights, choose, choose_turn, kernel_weights, scored_moves
+from .setup import check_seed
 from .turn import Place, Turn
 
 __all__ = ["BUDGETS", "STRENGTHS", "Budget", "bot_game", "bot_turn", "place"]
@@ -160,7 +161,7 @@ def _playout(board: Board, order: list[int], weights: Weights) -> int:
     """The final score when the policy places ``order`` on (a copy of) ``board``."""
     compiled = _kernel.KERNEL
     if compiled is not None:
-        score = compiled.playout(board._tiles, board._shapes, order, _kernel.weights_args(weights))
+        score = compiled.playout(*board.kernel_position(), order, kernel_weights(weights))
         if score is not None:
             return score
     board = board.copy()
@@ -218,7 +219,7 @@ def _monte_carlo(
 def bot_game(strength: str, seed: int | str) -> tuple[int, tuple[Placement, ...], list[float]]:
     """A solo game of the deal of ``seed`` played by a bot: its score, its placements and
     the seconds each took."""
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     order, _ = deal(seed)
     rng = random.Random(f"bot:{strength}:{seed}")
     board = Board()

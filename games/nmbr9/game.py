@@ -30,7 +30,6 @@ marks them as ours):
 
 from __future__ import annotations
 
-import enum
 import json
 import random
 from collections import Counter
@@ -38,7 +37,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.contract import IllegalMove
+from games.contract import IllegalMove, Outcome, competition_ranks
 
 from .board import Board
 from .placement import InvalidPlacement, Placement
@@ -53,9 +52,9 @@ from .setup import (
     Deal,
     GameError,
     Options,
-    _check_deal,
-    _check_removed,
-    _check_seed,
+    check_deal,
+    check_removed,
+    check_seed,
     deal,
     deal_game,
 )
@@ -72,7 +71,7 @@ from .turn import (
     Step,
     Turn,
 )
-from .views import Decision, DisplayView, GameView, Logged, OpponentView, PlayerView
+from .views import Decision, DisplayView, GameView, Logged
 
 __all__ = [
     "CARDS",
@@ -87,11 +86,7 @@ __all__ = [
     "Game",
     "GameError",
     "GameView",
-    "OpponentView",
     "Options",
-    "Outcome",
-    "PlayerView",
-    "Termination",
     "deal",
     "deal_game",
 ]
@@ -100,60 +95,6 @@ GAME_OVER = "the game is over"
 RESIGNED = "this player has resigned"
 ALL_PLACED = "this player has placed all their tiles"
 WAITING = "waiting for the other players to finish the round"
-
-
-class Termination(enum.Enum):
-    """How a game ended."""
-
-    COMPLETED = "completed"
-    """Every player still in the game placed all their tiles."""
-    ABANDONED = "abandoned"
-    """Every player resigned."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a finished game (compare python-chess's ``Board.outcome()``).
-
-    ``ranks[i]`` is player i's place: 1 is best, ties share a rank ("1, 1, 3"), resigned
-    players come after all others and share the last place.
-    """
-
-    termination: Termination
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
-    resigned: frozenset[int] = frozenset()
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The players ranked first (nobody if everyone resigned)."""
-        return tuple(i for i, rank in enumerate(self.ranks) if rank == 1 and i not in self.resigned)
-
-    @property
-    def winner(self) -> int | None:
-        """The only winner, or None after a shared win or when everyone resigned."""
-        winners = self.winners
-        return winners[0] if len(winners) == 1 else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "termination": self.termination.value,
-            "scores": list(self.scores),
-            "ranks": list(self.ranks),
-            "resigned": sorted(self.resigned),
-            "winners": list(self.winners),
-        }
-
-
-def rank(scores: Iterable[int], resigned: Iterable[int] = ()) -> tuple[int, ...]:
-    """Competition ranks (1 = best, ties shared), resigned players sharing the last place.
-
-    >>> rank([50, 70, 50, 90], resigned=[3])
-    (2, 1, 2, 4)
-    """
-    from games.contract import competition_ranks
-
-    return competition_ranks(scores, resigned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +263,7 @@ class Game:
         if not isinstance(options, Options):
             raise GameError(f"options must be Options, not {options!r}", code="bad option")
         if removed is not None:
-            _check_removed(removed)
+            check_removed(removed)
             if options.removed not in (0, removed):
                 raise GameError(
                     f"removed={removed!r} disagrees with the options' {options.removed!r}",
@@ -331,11 +272,11 @@ class Game:
             options = replace(options, removed=removed)
         options.check(players, pace)
         if deal is None:
-            deal = deal_game(_check_seed(seed), players, options)
+            deal = deal_game(check_seed(seed), players, options)
         else:
             if seed is not None:
-                _check_seed(seed)
-            deal = _check_deal(deal, players, options)
+                check_seed(seed)
+            deal = check_deal(deal, players, options)
         self.players = players
         self.seed = seed
         self.pace = pace
@@ -725,7 +666,10 @@ class Game:
 
     # ----------------------------------------------------------------- moves
 
-    def _expect_decision(self, player: int) -> Decision:
+    def expect_decision(self, player: int) -> Decision:
+        """The decision ``player`` owes now (``decision``); GameError saying why there is
+        none (not a player, game over, resigned, finished, waiting)."""
+        player = self._check_player(player)
         if self.is_over():
             raise GameError(GAME_OVER, code="game over")
         if player in self._resigned:
@@ -744,7 +688,7 @@ class Game:
         IllegalPlacement (a step's placement) or InvalidTurn, and then nothing changes.
         """
         player = self._check_player(player)
-        decision = self._expect_decision(player)
+        decision = self.expect_decision(player)
         if isinstance(turn, str):
             turn = Turn.parse(turn)
         if not isinstance(turn, Turn):
@@ -769,7 +713,7 @@ class Game:
     def is_legal(self, player: int, turn: Turn) -> bool:
         """Whether ``player`` may play ``turn`` now (never raises for a refusal)."""
         try:
-            self._execute(self._check_player(player), self._expect_decision(player), turn)
+            self._execute(self._check_player(player), self.expect_decision(player), turn)
         except IllegalMove:
             return False
         return True
@@ -985,7 +929,7 @@ class Game:
         ()
         """
         player = self._check_player(player)
-        decision = self._expect_decision(player)
+        decision = self.expect_decision(player)
         seat, accepted, refused = self._seats[player], [], None
         for step in steps:
             try:
@@ -1017,7 +961,7 @@ class Game:
         IllegalPlacement, and then nothing changes.
         """
         player = self._check_player(player)
-        self._expect_decision(player)
+        self.expect_decision(player)
         if not isinstance(placement, Placement):
             raise InvalidPlacement(f"expected a Placement, not {placement!r}")
         if placement.number is None:
@@ -1026,45 +970,6 @@ class Game:
             )
         self.play(player, Turn.place(placement))
         return self._seats[player].board.tiles[-1][1]
-
-    def fallback(self, player: int) -> Placement:
-        """The fallback policy's placement of ``player``'s current tile (not placed).
-
-        For a decision that is not a single placement (a choice of cards, a possible
-        reject), see ``fallback_turn``.
-        """
-        from .policy import choose, fallback_turn
-
-        player = self._check_player(player)
-        decision = self._expect_decision(player)
-        if not self.plusplus:
-            board = self._seats[player].board
-            return choose(board, decision.cards[0][1], supply=self.supply(player))
-        turn = fallback_turn(self, player)
-        if not isinstance(turn.main, Place):
-            raise GameError(f"the fallback turn is {turn}, not a placement", code="no placement")
-        return turn.main.placement
-
-    def fallback_turn(self, player: int, *, reject: bool = True) -> Turn:
-        """The turn played for ``player`` when their time runs out (docs/rules.md §6.8): a plain
-        ``place`` (no special tiles, no fillers), or ``reject`` where that is sensible and
-        ``reject`` allows it (not for a player who chose to build the card, docs/rules.md §6.5)."""
-        from .policy import fallback_turn
-
-        self._expect_decision(self._check_player(player))
-        return fallback_turn(self, player, reject=reject)
-
-    def auto_place(self, player: int) -> Placement:
-        """Place ``player``'s current tile with the fallback policy (a deadline passed)."""
-        placement = self.fallback(player)
-        self.place(player, placement)
-        return placement
-
-    def auto_play(self, player: int) -> Turn:
-        """Play ``fallback_turn`` for ``player`` (a deadline passed)."""
-        turn = self.fallback_turn(player)
-        self.play(player, turn)
-        return turn
 
     def resign(self, player: int) -> None:
         """``player`` makes no more moves and is ranked last; nobody waits for them."""
@@ -1089,7 +994,7 @@ class Game:
         "reserve" and "reject" where allowed. (Fillers, moves and the reserved tile combine
         with these into further turns, which are not listed.)"""
         player = self._check_player(player)
-        decision = self._expect_decision(player)
+        decision = self.expect_decision(player)
         board = self._seats[player].board
         level_to_level = self._variant == "level_to_level"
         turns = []
@@ -1122,7 +1027,7 @@ class Game:
         special tiles, the reserved tile, a reject or another card (for tests and
         playouts)."""
         player = self._check_player(player)
-        decision = self._expect_decision(player)
+        decision = self.expect_decision(player)
         for _ in range(10):
             turn = self._random_attempt(decision, rng)
             if turn is not None:
@@ -1227,12 +1132,13 @@ class Game:
     # ----------------------------------------------------------------- results and views
 
     def outcome(self) -> Outcome | None:
-        """None while the game is running, else the scores and ranks."""
+        """None while the game is running, else every player's score and place (the
+        players who resigned are ``left`` and share the last place)."""
         if not self.is_over():
             return None
         scores = tuple(seat.board.score() for seat in self._seats)
-        termination = Termination.COMPLETED if self.active_players() else Termination.ABANDONED
-        return Outcome(termination, scores, rank(scores, self._resigned), self.resigned)
+        left = self.resigned
+        return Outcome(scores, competition_ranks(scores, left), left)
 
     def _shown_steps(self, viewer: int | None, player: int) -> int:
         """After how many of ``player``'s steps ``viewer`` (None: a spectator) sees their
@@ -1246,52 +1152,6 @@ class Game:
         if viewer is None:
             return min(pos, self._spectator_step())
         return min(pos, self._seats[viewer].pos)
-
-    def visible_placements(self, viewer: int, player: int) -> tuple[Placement, ...]:
-        """The placements of ``player`` that ``viewer`` may see.
-
-        One's own display is always visible; once the game is over, every display is.
-        Rounds pace: another player's placements up to the last completed round. Free
-        pace: their display as it was at the viewer's own round.
-        """
-        viewer = self._check_player(viewer)
-        player = self._check_player(player)
-        tiles = self._seats[player].snapshots[self._shown_steps(viewer, player)].tiles
-        return tuple(p for p, _ in tiles)
-
-    def player_view(self, player: int) -> PlayerView:
-        """What ``player`` may know, as plain data (the base game's view; see ``view``)."""
-        player = self._check_player(player)
-        board = self._seats[player].board
-        opponents = []
-        for other in range(self.players):
-            if other == player:
-                continue
-            snapshot = self._seats[other].snapshots[self._shown_steps(player, other)]
-            opponents.append(
-                OpponentView(
-                    player=other,
-                    placements=tuple(p for p, _ in snapshot.tiles),
-                    score=snapshot.score,
-                    resigned=other in self._resigned,
-                )
-            )
-        return PlayerView(
-            player=player,
-            players=self.players,
-            pace=self.pace,
-            rounds=self.rounds if self.rounds is not None else len(self._shows),
-            round=self.round_of(player),
-            current_number=self.current_number(player),
-            placements=board.placements,
-            score=board.score(),
-            supply=self.supply(player),
-            finished=self._done(player),
-            resigned=tuple(sorted(self._resigned)),
-            waiting_for=self.waiting_for(),
-            over=self.is_over(),
-            opponents=tuple(opponents),
-        )
 
     def _viewer_step(self, viewer: int | None) -> int:
         """The step whose round ``viewer`` is in."""

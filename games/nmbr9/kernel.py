@@ -19,14 +19,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING
 
 from .tiles import ORIENTATIONS, ROTATIONS_OF, VALUES
-
-if TYPE_CHECKING:
-    from .policy import Weights
 
 __all__ = ["KERNEL", "built", "pure_python"]
 
@@ -60,28 +55,3 @@ def pure_python() -> Iterator[None]:
         yield
     finally:
         KERNEL = saved
-
-
-def weights_args(weights: Weights) -> tuple:
-    """``weights`` as the kernel reads them."""
-    try:
-        return _cached_args(weights)
-    except TypeError:  # unhashable (an area given as a list)
-        return _args(weights)
-
-
-def _args(weights: Weights) -> tuple:
-    return (
-        weights.points,
-        tuple(weights.area),
-        weights.contact,
-        weights.exposed,
-        weights.holes,
-        weights.thick,
-        weights.fit,
-        weights.waste,
-        weights.climb,
-    )
-
-
-_cached_args = lru_cache(maxsize=64)(_args)

@@ -17,16 +17,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import lru_cache
 
 from . import kernel as _kernel
-from .board import _MASKS, _STRIDE, Board, _kernel_rules, _shape_and_rules
+from .board import ORIGIN, SHAPE_MASKS, STRIDE, Board, kernel_rules
+from .game import Game
 from .placement import Placement
+from .setup import GameError
 from .tiles import PIECE_OF, VALUES
 from .turn import Build, Fill, Move, Place, Reject, Reserve, Turn
-
-if TYPE_CHECKING:
-    from .game import Game
 
 __all__ = [
     "Weights",
@@ -34,7 +33,9 @@ __all__ = [
     "choose",
     "choose_turn",
     "evaluate",
+    "fallback_placement",
     "fallback_turn",
+    "kernel_weights",
     "scored_moves",
 ]
 
@@ -72,20 +73,45 @@ class Weights:
 DEFAULT = Weights()
 
 
+def kernel_weights(weights: Weights) -> tuple:
+    """``weights`` as the compiled kernel reads them."""
+    try:
+        return _cached_kernel_weights(weights)
+    except TypeError:  # unhashable (an area given as a list)
+        return _kernel_weights(weights)
+
+
+def _kernel_weights(weights: Weights) -> tuple:
+    return (
+        weights.points,
+        tuple(weights.area),
+        weights.contact,
+        weights.exposed,
+        weights.holes,
+        weights.thick,
+        weights.fit,
+        weights.waste,
+        weights.climb,
+    )
+
+
+_cached_kernel_weights = lru_cache(maxsize=64)(_kernel_weights)
+
+
 def _edges(mask: int, other: int) -> int:
     """How many square edges ``mask`` shares with ``other``."""
     return (
         ((mask << 1) & other).bit_count()
         + ((mask >> 1) & other).bit_count()
-        + ((mask << _STRIDE) & other).bit_count()
-        + ((mask >> _STRIDE) & other).bit_count()
+        + ((mask << STRIDE) & other).bit_count()
+        + ((mask >> STRIDE) & other).bit_count()
     )
 
 
 def _holes(occupied: int) -> int:
     """Free squares with at least three occupied neighbours."""
     left, right = occupied << 1, occupied >> 1
-    up, down = occupied << _STRIDE, occupied >> _STRIDE
+    up, down = occupied << STRIDE, occupied >> STRIDE
     three = (left & right & (up | down)) | (up & down & (left | right))
     return (three & ~occupied).bit_count()
 
@@ -93,17 +119,17 @@ def _holes(occupied: int) -> int:
 def _thick(top: int) -> int:
     """Squares of ``top`` inside a 2x2 block of ``top`` (room to build on)."""
     blocks = top & top >> 1
-    blocks &= blocks >> _STRIDE
+    blocks &= blocks >> STRIDE
     blocks |= blocks << 1
-    return (blocks | blocks << _STRIDE).bit_count()
+    return (blocks | blocks << STRIDE).bit_count()
 
 
 def _fit(top: int) -> int:
     """Places for a 2x3 or 3x2 block on ``top``."""
     two = top & top >> 1
     three = two & top >> 2
-    tall = two & two >> _STRIDE & two >> 2 * _STRIDE
-    wide = three & three >> _STRIDE
+    tall = two & two >> STRIDE & two >> 2 * STRIDE
+    wide = three & three >> STRIDE
     return tall.bit_count() + wide.bit_count()
 
 
@@ -120,11 +146,12 @@ class _Context:
 
     def __init__(self, board: Board, remaining: int, weights: Weights) -> None:
         height = board.height()
+        base, tops, occupied = board.bitboards()
         self.weights = weights
-        self.base = board._base
+        self.base = base
         self.phase = remaining / 19
-        self.tops = [*board._top_masks, 0]
-        self.occupied = [*board._occupied, 0]
+        self.tops = [*tops, 0]
+        self.occupied = [*occupied, 0]
         self.holes = [_holes(m) for m in self.occupied]
         self.thick = [_thick(m) for m in self.tops] if weights.thick else []
         self.fit = [_fit(m) for m in self.tops] if weights.fit else []
@@ -136,8 +163,8 @@ def _score(context: _Context, placement: Placement, level: int, best_level: int)
     weights = context.weights
     shape = placement.shape
     number = VALUES[shape]
-    anchor = (placement.y + 64) * _STRIDE + placement.x + 64 - context.base
-    mask = _MASKS[shape][placement.rotation] << anchor
+    anchor = (placement.y + ORIGIN) * STRIDE + placement.x + ORIGIN - context.base
+    mask = SHAPE_MASKS[shape][placement.rotation] << anchor
     phase = context.phase
     area = context.area
     occupied = context.occupied[level]
@@ -218,20 +245,19 @@ def _compiled_moves(
     compiled = _kernel.KERNEL
     if compiled is None or remaining.__class__ is not int:
         return None
-    sid, relax, max_level = _shape_and_rules(number, relax, mirrored, max_level)  # type: ignore[assignment]
-    if "bridge" in relax:
+    rules = kernel_rules(number, relax, mirrored, max_level)
+    if rules is None:
         return None
     found = compiled.scored(
-        board._tiles,
-        board._shapes,
-        *_kernel_rules(sid, relax, max_level),
+        *board.kernel_position(),
+        *rules,
         remaining,
-        _kernel.weights_args(weights),
+        kernel_weights(weights),
         best,
     )
     if found is None:
         return None
-    piece, mirror = PIECE_OF[sid]
+    piece, mirror = PIECE_OF[rules[0]]
     new = Placement._unchecked
     return [(new(piece, x, y, r, mirror), level, value) for x, y, r, level, value in found]
 
@@ -328,11 +354,10 @@ def choose(
                 future = None
         if future is not None or lookahead <= 0 or remaining <= 0:
             found = compiled.choose(
-                board._tiles,
-                board._shapes,
+                *board.kernel_position(),
                 number,
                 remaining,
-                _kernel.weights_args(weights),
+                kernel_weights(weights),
                 lookahead,
                 future,
             )
@@ -534,8 +559,8 @@ class _Planner:
 
         def walled(move: tuple[Placement, int]) -> int:
             placement, level = move
-            shift = (placement.y + 64) * _STRIDE + placement.x + 64 - context.base
-            mask = _MASKS[placement.shape][placement.rotation] << shift
+            shift = (placement.y + ORIGIN) * STRIDE + placement.x + ORIGIN - context.base
+            mask = SHAPE_MASKS[placement.shape][placement.rotation] << shift
             return _edges(mask, context.occupied[level])
 
         options = []
@@ -676,6 +701,35 @@ def choose_turn(
 
 
 def fallback_turn(game: Game, player: int, *, reject: bool = True) -> Turn:
-    """The turn of docs/rules.md §6.8 for a missed deadline: a plain placement of the best card,
-    or ``reject`` where the valuation prefers it ("2 of 3") and ``reject`` allows it."""
+    """The turn of docs/rules.md §6.8 for a missed deadline: a plain placement of the best card
+    (no special tiles, no fillers), or ``reject`` where the valuation prefers it ("2 of 3")
+    and ``reject`` allows it (not for a player who chose to build the card, docs/rules.md §6.5).
+    GameError if ``player`` owes no decision (``Game.expect_decision``).
+
+    >>> from games.nmbr9.game import Game, Options
+    >>> game = Game(seed=3, options=Options(variant="two_of_three"))
+    >>> str(fallback_turn(game, 0)), str(fallback_turn(game, 0, reject=False))
+    ('place 8@0,0r0', 'place 8@0,0r0')
+    """
+    game.expect_decision(player)
     return choose_turn(game, player, modules=False, reject=reject)
+
+
+def fallback_placement(game: Game, player: int) -> Placement:
+    """The placement of ``player``'s current tile that the fallback policy chooses (not
+    placed): in the base game ``choose`` with the player's supply; otherwise the placement
+    of ``fallback_turn`` (GameError if that is not a placement).
+
+    >>> from games.nmbr9.game import Game
+    >>> game = Game(seed=3)
+    >>> number = game.current_number(0)
+    >>> fallback_placement(game, 0) == choose(game.board(0), number, supply=game.supply(0))
+    True
+    """
+    decision = game.expect_decision(player)
+    if not game.plusplus:
+        return choose(game.board(player), decision.cards[0][1], supply=game.supply(player))
+    turn = fallback_turn(game, player)
+    if not isinstance(turn.main, Place):
+        raise GameError(f"the fallback turn is {turn}, not a placement", code="no placement")
+    return turn.main.placement

@@ -23,9 +23,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .board import Board
-from .game import _check_seed, deal
+from .game import deal
 from .placement import Placement
 from .policy import DEFAULT, Weights, best_moves, choose
+from .setup import check_seed
 from .tiles import DISTINCT_ROTATIONS
 
 __all__ = [
@@ -129,7 +130,7 @@ def puzzle(seed: int | str) -> PuzzleDeal:
     >>> puzzle(7).start == puzzle(7).start
     True
     """
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     order, _ = deal(seed)
     number = order[0]
     rotation = random.Random(f"puzzle-start:{seed}").randrange(DISTINCT_ROTATIONS[number])

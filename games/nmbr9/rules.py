@@ -32,10 +32,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.contract import Due, IllegalMove, InvalidMove, Outcome, competition_ranks
+from games.contract import Due, IllegalMove, InvalidMove, Outcome
 
 from .bots import STRENGTHS, bot_turn
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options
+from .policy import fallback_turn
 from .puzzle import best_par
 from .puzzle import puzzle as puzzle_deal
 from .setup import CARDS, GameError
@@ -149,7 +150,7 @@ class Nmbr9Rules:
         return state
 
     def auto_move(self, state: Game, player: int) -> Turn:
-        return state.fallback_turn(player)
+        return fallback_turn(state, player)
 
     def random_move(self, state: Game, player: int, rng: random.Random) -> Turn:
         return state.random_turn(player, rng)
@@ -185,7 +186,7 @@ class Nmbr9Rules:
 
     def committed_auto_move(self, state: Game, player: int, commitment: str) -> Turn:
         """The fallback turn, never a reject once the player chose to build."""
-        return state.fallback_turn(player, reject=commitment != "build")
+        return fallback_turn(state, player, reject=commitment != "build")
 
     # ----------------------------------------------------------------- bots
 
@@ -219,11 +220,7 @@ class Nmbr9Rules:
         return sum(1 for p, _ in state.board(player).tiles if p.number is not None)
 
     def outcome(self, state: Game) -> Outcome | None:
-        if not state.is_over():
-            return None
-        scores = tuple(state.score(p) for p in range(state.players))
-        left = state.resigned
-        return Outcome(scores, competition_ranks(scores, left), left)
+        return state.outcome()
 
     def dump(self, state: Game) -> dict[str, Any]:
         return {**state.to_dict(), "deal": state.deal.to_dict()}

@@ -31,6 +31,9 @@ __all__ = [
     "Deal",
     "GameError",
     "Options",
+    "check_deal",
+    "check_removed",
+    "check_seed",
     "deal",
     "deal_game",
 ]
@@ -63,13 +66,15 @@ class GameError(IllegalMove):
         super().__init__(reason, code=code or reason, **params)
 
 
-def _check_seed(seed: object) -> int | str:
+def check_seed(seed: object) -> int | str:
+    """``seed`` if it is one (a whole number or text); GameError otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise GameError(f"seed must be a whole number or text, not {seed!r}", code="bad seed")
     return seed
 
 
-def _check_removed(removed: object) -> int | str:
+def check_removed(removed: object) -> int | str:
+    """``removed`` if it is a number of cards to remove or "random"; GameError otherwise."""
     if removed == "random" and isinstance(removed, str):
         return removed
     message = f'removed must be 0-{MAX_REMOVED} or "random", not {removed!r}'
@@ -121,8 +126,8 @@ def deal(seed: int | str, removed: int | str = 0) -> tuple[tuple[int, ...], int]
     >>> len(deal(7, removed=3)[0])
     17
     """
-    seed = _check_seed(seed)
-    removed = _check_removed(removed)
+    seed = check_seed(seed)
+    removed = check_removed(removed)
     rng = random.Random(seed)
     cards = list(CARDS)
     rng.shuffle(cards)
@@ -163,7 +168,7 @@ class Options:
                 f"variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}",
                 code="bad option",
             )
-        _check_removed(self.removed)
+        check_removed(self.removed)
         if self.variant != "base" and self.removed != 0:
             raise GameError(
                 f"cards are removed only in the base game, not in {self.variant}",
@@ -267,7 +272,7 @@ def deal_game(seed: int | str, players: int, options: Options) -> Deal:
     >>> d.cards == deal(7)[0], len(set(d.start_tiles)), len(d.specials)
     (True, 3, 2)
     """
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     if options.variant == "base":
         cards, removed = deal(seed, options.removed)
     else:
@@ -284,7 +289,8 @@ def deal_game(seed: int | str, players: int, options: Options) -> Deal:
     return Deal(cards, removed, start_tiles, specials)
 
 
-def _check_deal(deal_: object, players: int, options: Options) -> Deal:
+def check_deal(deal_: object, players: int, options: Options) -> Deal:
+    """``deal_`` if it is a deal that fits ``options`` and ``players``; GameError otherwise."""
     if not isinstance(deal_, Deal):
         raise GameError(f"deal must be a Deal, not {deal_!r}", code="bad deal")
     deck = Counter(DECKS[options.variant])

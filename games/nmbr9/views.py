@@ -1,89 +1,22 @@
 """What players may know: the decision a player faces and the views of a game.
 
-``PlayerView`` is the base game's view (the site's match pages use it); ``GameView`` is the
-view of any game, NMBR 9 ++ included, as the game contract hands it out.
+``GameView`` is the view of any game, NMBR 9 ++ included, as the game contract hands it out.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
+
+from games.contract import Outcome
 
 from .board import Board
 from .placement import Placement
 from .setup import Options
 from .turn import Turn
 
-if TYPE_CHECKING:
-    from .game import Outcome
-
-__all__ = ["Decision", "DisplayView", "GameView", "Logged", "OpponentView", "PlayerView"]
-
-
-@dataclass(frozen=True, slots=True)
-class OpponentView:
-    """What a player may see of another player's display."""
-
-    player: int
-    placements: tuple[Placement, ...]
-    score: int
-    resigned: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "placements": [str(p) for p in self.placements],
-            "score": self.score,
-            "resigned": self.resigned,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """Everything one player may know about a base game, and nothing more.
-
-    Never holds the seed, the order of the cards still to come or the removed cards. (The
-    views of NMBR 9 ++ games are ``GameView``s.)
-    """
-
-    player: int
-    players: int
-    pace: str
-    rounds: int
-    round: int
-    current_number: int | None
-    placements: tuple[Placement, ...]
-    score: int
-    supply: Mapping[int, int]
-    finished: bool
-    resigned: tuple[int, ...]
-    waiting_for: tuple[int, ...]
-    over: bool
-    opponents: tuple[OpponentView, ...] = field(default=())
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (supply keys as text)."""
-        return {
-            "player": self.player,
-            "players": self.players,
-            "pace": self.pace,
-            "rounds": self.rounds,
-            "round": self.round,
-            "current_number": self.current_number,
-            "placements": [str(p) for p in self.placements],
-            "score": self.score,
-            "supply": {str(n): count for n, count in sorted(self.supply.items())},
-            "finished": self.finished,
-            "resigned": list(self.resigned),
-            "waiting_for": list(self.waiting_for),
-            "over": self.over,
-            "opponents": [o.to_dict() for o in self.opponents],
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
+__all__ = ["Decision", "DisplayView", "GameView", "Logged"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,26 @@ import pytest
 
 from games.contract import IllegalMove
 from games.nmbr9 import Deal, Game, Options, Placement, Turn
+from games.nmbr9.policy import fallback_placement
+from games.nmbr9.rules import RULES
 from games.nmbr9.setup import DECKS
 
 P = Placement.parse
 T = Turn.parse
+
+
+def auto_place(game: Game, player: int) -> Placement:
+    """Place ``player``'s current tile where the fallback policy puts it; returns it."""
+    placement = fallback_placement(game, player)
+    game.place(player, placement)
+    return placement
+
+
+def auto_play(game: Game, player: int) -> Turn:
+    """Play the turn the platform plays for ``player`` on a missed deadline; returns it."""
+    turn = RULES.auto_move(game, player)
+    RULES.apply(game, player, turn)
+    return turn
 
 
 def deal_starting(first, variant="base", start_tiles=(), specials=()):

@@ -4,6 +4,7 @@ import random
 import re
 
 import pytest
+from scripted import auto_place
 from test_nmbr9_cli import run
 
 from games.nmbr9 import Game
@@ -16,7 +17,7 @@ def late_position(seed: int, placed: int = 15):
     next number and what may still come."""
     game = Game(1, seed=seed)
     for _ in range(placed):
-        game.auto_place(0)
+        auto_place(game, 0)
     return game.board(0), game.current_number(0), game.supply(0)
 
 

@@ -3,20 +3,20 @@ import random
 from collections import Counter
 
 import pytest
+from scripted import auto_place
 
+from games.contract import Outcome, competition_ranks
 from games.nmbr9 import (
     Board,
     Game,
     GameError,
     IllegalPlacement,
     InvalidPlacement,
-    Outcome,
     Placement,
-    Termination,
     deal,
 )
-from games.nmbr9.game import rank
-from games.nmbr9.policy import choose
+from games.nmbr9.policy import choose, fallback_placement
+from games.nmbr9.rules import RULES
 
 
 def sequence(game: Game) -> list[int]:
@@ -24,7 +24,7 @@ def sequence(game: Game) -> list[int]:
     numbers = []
     while not game.is_over():
         numbers.append(game.current_number(0))
-        game.auto_place(0)
+        auto_place(game, 0)
     return numbers
 
 
@@ -138,26 +138,26 @@ def test_rounds_pace_waits_for_everyone():
 def test_free_pace_lets_each_player_go_ahead():
     game = Game(players=2, seed=11, pace="free")
     for _ in range(5):
-        game.auto_place(0)
+        auto_place(game, 0)
     assert game.round_of(0) == 6 and game.round_of(1) == 1
     assert game.current_number(1) == deal(11)[0][0]
     assert game.current_number(0) == deal(11)[0][5]
     assert game.waiting_for() == ()
     while game.current_number(0) is not None:
-        game.auto_place(0)
+        auto_place(game, 0)
     assert game.finished(0) and not game.is_over()
     assert game.outcome() is None
     with pytest.raises(GameError, match="placed all their tiles"):
         game.place(0, Placement(0, 0, 0, 0))
     while not game.is_over():
-        game.auto_place(1)
+        auto_place(game, 1)
     assert game.outcome() is not None
 
 
 def test_resign_ranks_last_and_nobody_waits():
     game = Game(players=3, seed=3)
-    game.auto_place(0)
-    game.auto_place(1)
+    auto_place(game, 0)
+    auto_place(game, 1)
     game.resign(2)
     assert game.resigned == {2}
     assert game.current_number(2) is None
@@ -169,12 +169,12 @@ def test_resign_ranks_last_and_nobody_waits():
     while not game.is_over():
         for player in (0, 1):
             if game.current_number(player) is not None:
-                game.auto_place(player)
+                auto_place(game, player)
     outcome = game.outcome()
     assert outcome.ranks[2] == 3
-    assert outcome.resigned == {2}
+    assert outcome.left == {2}
     assert 2 not in outcome.winners
-    assert outcome.termination is Termination.COMPLETED
+    assert outcome.left != {0, 1, 2}  # completed: not everybody resigned
     assert outcome.scores == tuple(game.score(p) for p in range(3))
 
 
@@ -185,7 +185,7 @@ def test_everyone_resigning_abandons_the_game():
     game.resign(1)
     assert game.is_over()
     outcome = game.outcome()
-    assert outcome.termination is Termination.ABANDONED
+    assert outcome.left == {0, 1}  # abandoned: everybody resigned
     assert outcome.ranks == (1, 1) and outcome.winners == ()
     with pytest.raises(GameError, match="over"):
         game.resign(0)
@@ -197,35 +197,35 @@ def test_solo_game_to_the_end():
     sequence(game)
     assert game.is_over()
     outcome = game.outcome()
-    assert outcome.ranks == (1,) and outcome.winners == (0,) and outcome.winner == 0
+    assert outcome.ranks == (1,) and outcome.winners == (0,)
     assert game.current_number(0) is None
     with pytest.raises(GameError, match="the game is over"):
         game.place(0, Placement(0, 0, 0, 0))
     with pytest.raises(GameError, match="the game is over"):
-        game.auto_place(0)
+        auto_place(game, 0)
 
 
 # ----------------------------------------------------------------- outcome
 
 
 def test_ranks_share_ties():
-    assert rank([10, 30, 30, 20]) == (4, 1, 1, 3)
-    assert rank([5, 5, 5]) == (1, 1, 1)
-    assert rank([50, 70, 50, 90], resigned=[3]) == (2, 1, 2, 4)
-    assert rank([50, 70, 90], resigned=[1, 2]) == (1, 2, 2)
+    assert competition_ranks([10, 30, 30, 20]) == (4, 1, 1, 3)
+    assert competition_ranks([5, 5, 5]) == (1, 1, 1)
+    assert competition_ranks([50, 70, 50, 90], left=[3]) == (2, 1, 2, 4)
+    assert competition_ranks([50, 70, 90], left=[1, 2]) == (1, 2, 2)
 
 
 def test_outcome_ties_in_a_real_game():
     game = Game(players=3, seed=21)
     while not game.is_over():
-        placement = game.fallback(0)
+        placement = fallback_placement(game, 0)
         game.place(0, placement)
         game.place(1, placement)  # the same display: the same score
         game.place(2, first_legal(game, 2))
     outcome = game.outcome()
     assert outcome.scores[0] == outcome.scores[1] > outcome.scores[2]
     assert outcome.ranks == (1, 1, 3)
-    assert outcome.winners == (0, 1) and outcome.winner is None
+    assert outcome.winners == (0, 1)
     assert isinstance(outcome, Outcome)
     assert outcome.to_dict()["ranks"] == [1, 1, 3]
     with pytest.raises(AttributeError):
@@ -258,7 +258,7 @@ def test_place_checks_player_and_tile():
 
 def test_boards_are_copies():
     game = Game(players=2, seed=7)
-    game.auto_place(0)
+    auto_place(game, 0)
     board = game.board(0)
     board.place(board.legal_placements(5)[0])
     assert len(game.board(0)) == 1
@@ -268,45 +268,60 @@ def test_boards_are_copies():
 
 def test_auto_place_uses_the_policy_with_the_supply():
     game = Game(players=1, seed=13)
-    game.auto_place(0)
+    auto_place(game, 0)
     board = game.board(0)
     number = game.current_number(0)
     expected = choose(board, number, supply=game.supply(0))
-    assert game.fallback(0) == expected
-    assert game.auto_place(0) == expected
+    assert fallback_placement(game, 0) == expected
+    assert auto_place(game, 0) == expected
 
 
 # ----------------------------------------------------------------- views
 
 
-def test_player_view_hides_the_future():
+def placements_of(display):
+    """The placements a ``DisplayView`` shows, in placement order."""
+    return tuple(p for p, _ in display.tiles)
+
+
+def test_view_hides_the_future():
     # two seeds that start with the same card but continue differently
     by_first: dict[int, list[int]] = {}
     for seed in range(100):
         by_first.setdefault(deal(seed)[0][0], []).append(seed)
     seeds = next(s for s in by_first.values() if len(s) >= 2)
     a, b = seeds[0], next(s for s in seeds[1:] if deal(s)[0][1] != deal(seeds[0])[0][1])
-    views = [Game(players=2, seed=seed).player_view(0).to_json() for seed in (a, b)]
+    views = [json.dumps(RULES.view(Game(players=2, seed=seed), 0).to_dict()) for seed in (a, b)]
     assert views[0] == views[1]
     data = json.loads(views[0])
     assert set(data) == {
-        "player",
+        "viewer",
         "players",
         "pace",
-        "rounds",
-        "round",
-        "current_number",
-        "placements",
-        "score",
-        "supply",
-        "finished",
-        "resigned",
-        "waiting_for",
+        "options",
+        "specials",
         "over",
-        "opponents",
+        "round",
+        "rounds",
+        "cards",
+        "supply",
+        "displays",
+        "waiting_for",
+        "left",
+        "decision",
+        "round_cards",
+        "reserved",
+        "lost",
+        "markers",
+        "fillers",
+        "tiles_left",
+        "level_markers",
+        "pile",
+        "outcome",
     }
     assert "seed" not in views[0]
-    assert data["supply"] == {str(n): 2 - (n == data["current_number"]) for n in range(10)}
+    current_number = data["decision"]["cards"][0][1]
+    assert data["supply"] == {str(n): 2 - (n == current_number) for n in range(10)}
 
 
 def test_views_agree_while_the_revealed_cards_agree():
@@ -321,32 +336,32 @@ def test_views_agree_while_the_revealed_cards_agree():
     games = [Game(players=2, seed=seed) for seed in (a, b)]
     for game in games:
         for _ in range(2):
-            game.auto_place(0)
-            game.auto_place(1)
-        game.auto_place(0)  # player 0 placed tile 3 and waits: card 4 is not revealed
+            auto_place(game, 0)
+            auto_place(game, 1)
+        auto_place(game, 0)  # player 0 placed tile 3 and waits: card 4 is not revealed
     assert games[0].moves == games[1].moves
-    assert games[0].player_view(0).to_json() == games[1].player_view(0).to_json()
-    assert games[0].player_view(1).to_json() == games[1].player_view(1).to_json()
-    assert games[0].player_view(0).current_number is None
-    games[0].auto_place(1)
-    games[1].auto_place(1)
-    assert games[0].player_view(0).to_json() != games[1].player_view(0).to_json()
+    assert RULES.view(games[0], 0).to_dict() == RULES.view(games[1], 0).to_dict()
+    assert RULES.view(games[0], 1).to_dict() == RULES.view(games[1], 1).to_dict()
+    assert RULES.view(games[0], 0).decision is None  # no current number
+    auto_place(games[0], 1)
+    auto_place(games[1], 1)
+    assert RULES.view(games[0], 0).to_dict() != RULES.view(games[1], 0).to_dict()
 
 
 def test_rounds_pace_shows_opponents_up_to_the_last_completed_round():
     game = Game(players=2, seed=4)
-    game.auto_place(0)
-    game.auto_place(1)
-    game.auto_place(0)  # round 2: player 0 has placed, player 1 not yet
-    view1 = game.player_view(1)
-    (opponent,) = view1.opponents
-    assert len(opponent.placements) == 1
-    assert opponent.placements == game.board(0).placements[:1]
+    auto_place(game, 0)
+    auto_place(game, 1)
+    auto_place(game, 0)  # round 2: player 0 has placed, player 1 not yet
+    view1 = RULES.view(game, 1)
+    opponent = placements_of(view1.displays[0])
+    assert len(opponent) == 1
+    assert opponent == game.board(0).placements[:1]
     assert view1.waiting_for == (1,)
-    view0 = game.player_view(0)
-    assert len(view0.placements) == 2 and view0.current_number is None
-    assert len(view0.opponents[0].placements) == 1
-    assert json.loads(view0.to_json())["opponents"][0]["placements"] == [
+    view0 = RULES.view(game, 0)
+    assert len(placements_of(view0.displays[0])) == 2 and view0.decision is None
+    assert len(placements_of(view0.displays[1])) == 1
+    assert [p for p, _ in view0.to_dict()["displays"][1]["tiles"]] == [
         str(game.board(1).placements[0])
     ]
 
@@ -354,15 +369,15 @@ def test_rounds_pace_shows_opponents_up_to_the_last_completed_round():
 def test_free_pace_shows_an_opponent_as_of_ones_own_round():
     game = Game(players=2, seed=4, pace="free")
     for _ in range(6):
-        game.auto_place(0)
+        auto_place(game, 0)
     for _ in range(2):
-        game.auto_place(1)
-    behind = game.player_view(1)
+        auto_place(game, 1)
+    behind = RULES.view(game, 1)
     assert behind.round == 3
-    assert behind.opponents[0].placements == game.board(0).placements[:2]
-    assert behind.opponents[0].score == Board(game.board(0).placements[:2]).score()
-    ahead = game.player_view(0)
-    assert ahead.opponents[0].placements == game.board(1).placements
+    assert placements_of(behind.displays[0]) == game.board(0).placements[:2]
+    assert behind.displays[0].score == Board(game.board(0).placements[:2]).score()
+    ahead = RULES.view(game, 0)
+    assert placements_of(ahead.displays[1]) == game.board(1).placements
     assert ahead.supply == game.supply(0)
     assert sum(ahead.supply.values()) == 20 - 7
     assert sum(behind.supply.values()) == 20 - 3
@@ -371,11 +386,11 @@ def test_free_pace_shows_an_opponent_as_of_ones_own_round():
 def test_view_marks_resigned_players_and_the_end():
     game = Game(players=2, seed=4)
     game.resign(1)
-    view = game.player_view(0)
-    assert view.resigned == (1,) and view.opponents[0].resigned
+    view = RULES.view(game, 0)
+    assert view.left == (1,) and view.displays[1].left
     sequence(game)
-    view = game.player_view(0)
-    assert view.over and view.finished and view.current_number is None
+    view = RULES.view(game, 0)
+    assert view.over and view.displays[0].progress == 20 and view.decision is None
     assert view.round == 20
 
 
@@ -393,7 +408,7 @@ def play_mixed(game: Game, rng: random.Random) -> None:
         if rng.random() < 0.01 and len(game.active_players()) > 1:
             game.resign(player)
             continue
-        game.auto_place(player)
+        auto_place(game, player)
 
 
 @pytest.mark.parametrize("pace", ["rounds", "free"])
@@ -416,7 +431,7 @@ def test_replay_rebuilds_the_same_state(pace, seed):
         assert [b.tiles for b in copy.boards] == [b.tiles for b in game.boards]
         assert copy.is_over() == game.is_over()
         for player in range(3):
-            assert copy.player_view(player) == game.player_view(player)
+            assert RULES.view(copy, player) == RULES.view(game, player)
         again = Game.from_json(game.to_json())
         assert again.to_dict() == game.to_dict()
         assert again.outcome() == game.outcome()
@@ -424,7 +439,7 @@ def test_replay_rebuilds_the_same_state(pace, seed):
 
 def test_replay_refuses_a_bad_log():
     game = Game(seed=8)
-    game.auto_place(0)
+    auto_place(game, 0)
     moves = [(0, "9@50,50r0"), *game.moves]
     with pytest.raises(GameError):
         Game.replay(seed=8, moves=moves)

@@ -12,7 +12,7 @@ from reference import reference_level_plusplus
 from games.contract import IllegalMove
 from games.nmbr9 import Deal, Game, IllegalPlacement, Options, Placement, Turn
 from games.nmbr9.board import WINDOW
-from games.nmbr9.policy import choose_turn
+from games.nmbr9.policy import choose_turn, fallback_turn
 from games.nmbr9.setup import DECKS
 from games.nmbr9.turn import SPECIALS, Fill, Place, Reject
 
@@ -45,7 +45,7 @@ def games(draw):
         if rng.random() < 0.03 and players > 1:
             game.resign(player)
             continue
-        turn = game.random_turn(player, rng) if rng.random() < 0.6 else game.fallback_turn(player)
+        turn = game.random_turn(player, rng) if rng.random() < 0.6 else fallback_turn(game, player)
         game.play(player, turn)
     return game, rng
 
@@ -69,7 +69,7 @@ def test_every_turn_the_engine_lists_or_plays_is_accepted(position):
             continue
         listed = game.legal_turns(player)
         chosen = [
-            game.fallback_turn(player),
+            fallback_turn(game, player),
             choose_turn(game, player),
             game.random_turn(player, rng),
             *rng.sample(listed, min(8, len(listed))),

@@ -2,6 +2,8 @@ import random
 import statistics
 import time
 
+from scripted import auto_place
+
 from games.nmbr9 import Board, Game, deal
 from games.nmbr9.policy import choose
 
@@ -9,7 +11,7 @@ from games.nmbr9.policy import choose
 def solo_score(seed: int) -> int:
     game = Game(seed=seed)
     while not game.is_over():
-        game.auto_place(0)
+        auto_place(game, 0)
     return game.score(0)
 
 

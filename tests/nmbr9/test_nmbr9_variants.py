@@ -4,10 +4,10 @@ games."""
 from collections import Counter
 
 import pytest
-from scripted import P, T, refused, scripted
+from scripted import P, T, auto_play, refused, scripted
 
 from games.nmbr9 import Board, Game, GameError, Options, Turn
-from games.nmbr9.policy import choose_turn
+from games.nmbr9.policy import choose_turn, fallback_turn
 from games.nmbr9.rules import RULES
 from games.nmbr9.turn import Place, Reject
 from games.nmbr9.views import Logged
@@ -93,7 +93,7 @@ def test_6_5_each_player_builds_twenty_tiles():
         while not game.is_over():
             for player in range(2):
                 if game.decision(player) is not None:
-                    game.auto_play(player)
+                    auto_play(game, player)
         for player in range(2):
             numbers = [p.number for p, _ in game.board(player).tiles]
             assert len(numbers) == 20
@@ -270,10 +270,10 @@ def test_6_6_the_game_ends_after_the_pile_runs_out_exactly():
 def test_6_5_a_display_says_in_which_round_of_three_cards_each_tile_was_placed():
     game = Game(1, seed=3, options=Options(variant="two_of_three"))
     for _ in range(2):  # the first two cards built: the third is rejected by itself
-        game.play(0, str(game.fallback_turn(0, reject=False)))
+        game.play(0, str(fallback_turn(game, 0, reject=False)))
     game.play(0, "reject")  # round 2: the first card rejected, the other two built
     for _ in range(2):
-        game.play(0, str(game.fallback_turn(0, reject=False)))
+        game.play(0, str(fallback_turn(game, 0, reject=False)))
     display = game.view(0).displays[0]
     assert display.progress == 6 and game.round_of(0) == 3
     assert display.placed_in == (1, 1, 2, 2)
@@ -283,7 +283,7 @@ def test_6_5_a_display_says_in_which_round_of_three_cards_each_tile_was_placed()
 def test_6_5_a_card_the_rules_reject_is_logged_as_theirs():
     game = Game(1, seed=3, options=Options(variant="two_of_three"))
     for _ in range(2):  # the first two cards built: the third is rejected by itself
-        game.play(0, str(game.fallback_turn(0, reject=False)))
+        game.play(0, str(fallback_turn(game, 0, reject=False)))
     log = game.view(0).displays[0].log
     assert [entry.round for entry in log] == [1, 1, 1]
     assert log[2] == Logged(1, T("reject"), card=game.deal.cards[2], forced=True)

@@ -3,9 +3,10 @@
 import json
 import random
 
-from scripted import T, level0, scripted
+from scripted import T, auto_play, level0, scripted
 
 from games.nmbr9 import Game, Options, Place, Reject
+from games.nmbr9.policy import fallback_turn
 from games.nmbr9.turn import SPECIALS
 
 ALL = {"start_tiles": True, "fillers": True, "specials": SPECIALS}
@@ -24,7 +25,7 @@ def test_6_8_the_fallback_places_without_special_tiles_or_fillers():
         turns = []
 
         def fallback(game, player, turns=turns):
-            turn = game.fallback_turn(player)
+            turn = fallback_turn(game, player)
             turns.append(turn)
             return turn
 
@@ -84,9 +85,9 @@ def test_4_rounds_pace_shows_others_up_to_the_last_completed_round():
 def test_4_free_pace_shows_others_as_they_were_at_ones_own_round():
     game = Game(3, seed=8, pace="free", options=Options(fillers=True))
     for _ in range(6):
-        game.auto_play(0)
+        auto_play(game, 0)
     for _ in range(2):
-        game.auto_play(1)
+        auto_play(game, 1)
     game.resign(2)
     behind = game.view(1)
     ahead = behind.displays[0]
@@ -103,7 +104,7 @@ def test_4_free_pace_shows_others_as_they_were_at_ones_own_round():
 def test_4_views_never_hold_the_seed_and_show_everything_at_the_end():
     game = Game(2, seed=123456789, options=Options(**ALL))
     assert "123456789" not in json.dumps(game.view(0).to_dict())
-    play_out(game, lambda g, p: g.fallback_turn(p))
+    play_out(game, lambda g, p: fallback_turn(g, p))
     for viewer in (0, 1, None):
         view = game.view(viewer)
         assert view.over and view.outcome is not None
@@ -142,8 +143,8 @@ def test_4_sample_hidden_redraws_what_a_viewer_cannot_know():
 def test_4_sample_hidden_undoes_what_a_viewer_cannot_see_in_free_pace():
     game = Game(2, seed=4, pace="free")
     for _ in range(5):
-        game.auto_play(0)
-    game.auto_play(1)
+        auto_play(game, 0)
+    auto_play(game, 1)
     sample = game.sample_hidden(1, random.Random(0))
     assert sample.turns_taken(0) == 1 and sample.turns_taken(1) == 1
     assert sample.view(1).to_dict() == game.view(1).to_dict()
