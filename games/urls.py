@@ -1,7 +1,9 @@
 from django.urls import path, register_converter
 
-from games import account_views, learn, views
+from games import learn
 from games.inputs import IdConverter, UsernameConverter
+from games.views import accounts as account_views
+from games.views import matches as views
 
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")

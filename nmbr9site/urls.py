@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games import views
+from games.views import matches as views
 
 urlpatterns = [
     path("", include("games.urls")),

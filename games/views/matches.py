@@ -35,7 +35,7 @@ from django.views.decorators.http import (
 from django.views.i18n import set_language
 from django_htmx.http import replace_url
 
-from games import account_views, accounts, limits, ratings, services, web
+from games import accounts, limits, ratings, services, web
 from games import notifications as mails
 from games.context_processors import owed_matches
 from games.forms import ChallengeForm, MatchForm, SignupForm
@@ -64,6 +64,7 @@ from games.services import (
     finish,
     puzzles,
 )
+from games.views import accounts as account_views
 from games.web.charts import rating_chart_svg
 
 PLAY = "games/game.html#play"
