@@ -1,5 +1,5 @@
-"""The pages of a player's own account: confirming an e-mail address, changing it, closing
-the account, downloading its data, and the privacy page that says what is kept."""
+"""A player's account: signing up, logging in, passwords, the settings, confirming an e-mail
+address and changing it, closing the account and downloading its data."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
+from django.contrib.auth.views import LoginView, PasswordChangeView
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -18,10 +23,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import accounts, limits
 from games import notifications as mails
-from games.forms import CloseAccountForm, EmailChangeForm, SettingsForm
+from games.forms import CloseAccountForm, EmailChangeForm, SettingsForm, SignupForm
 from games.middleware import SESSION_LANGUAGE
 from games.models import Profile
 from games.services import addresses, closing, export
+from games.views.common import posted_data
 
 
 def render_settings(request: HttpRequest, *, status: int = 200, **forms) -> HttpResponse:
@@ -160,12 +166,99 @@ def export_data(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
-def privacy(request: HttpRequest) -> HttpResponse:
-    """What is stored, why and for how long, and the cookies the site sets (each needed)."""
-    cookies = {
-        "session": settings.SESSION_COOKIE_NAME,
-        "csrf": settings.CSRF_COOKIE_NAME,
-        "language": settings.LANGUAGE_COOKIE_NAME,
-    }
-    return render(request, "games/privacy.html", {"cookies": cookies})
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """A new account; a guest's games become its own. Then the address the player came from
+    (``next``), or the tutorials."""
+    if request.user.is_authenticated and not accounts.is_guest(request):
+        return redirect("home")
+    form = SignupForm(posted_data(request))
+    after = _next(request) or reverse("learn")
+    if request.method == "POST" and form.is_valid():
+        # Only sign-ups that are taken count against the limit: a form sent back with its
+        # mistakes costs nothing.
+        wait = limits.over_limit(request, "signup", "ip", limits.SIGNUPS)
+        if wait:
+            error = _("Too many sign-ups from your address. Try again in %(wait)s minutes.") % {
+                "wait": wait
+            }
+            # The name and address stay in the form, for when the hour is over.
+            context = {"form": form, "error": error, "next": _next(request)}
+            return render(request, "registration/signup.html", context, status=429)
+        email = form.cleaned_data["email"]
+        try:
+            with transaction.atomic():
+                user = form.save()
+                addresses.ask(user, email)
+        except IntegrityError:
+            # Another sign-up took the name after the form's checks.
+            form.add_error(None, _("That name was taken just now."))
+        else:
+            accounts.log_in(request, user)
+            send_address_mail(request, user)
+            link_sent(request, email)
+            return redirect(after)
+    status = 400 if form.errors else 200
+    context = {"form": form, "next": _next(request)}
+    return render(request, "registration/signup.html", context, status=status)
+
+
+def _next(request: HttpRequest) -> str:
+    """The address of this site a form was asked to lead to afterwards (``next``), or ""."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if safe else ""
+
+
+@sensitive_post_parameters()
+@require_http_methods(["GET", "POST"])
+def log_in(request: HttpRequest) -> HttpResponse:
+    """Django's log-in; a guest's games become the account's."""
+    guest_id = request.session.get(accounts.SESSION_GUEST) if accounts.is_guest(request) else None
+    response = LoginView.as_view(extra_context={"is_guest": guest_id is not None})(request)
+    if request.method == "POST" and response.status_code == 302:
+        accounts.adopt_session_guest(request, guest_id)
+    elif request.method == "POST" and limits.login_wait(request):
+        return limits.locked_out(request)  # locked before, or by this failure
+    return response
+
+
+@sensitive_post_parameters()
+@accounts.account_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    """Django's change of password, with its attempts limited per player: a session left open
+    somewhere must not be a way to guess the password."""
+    if request.method == "POST":
+        wait = limits.over_limit(request, "password-change", "user", limits.PASSWORD_CHANGES)
+        if wait:
+            error = _("Too many attempts to change your password. Try again in %(wait)s minutes.")
+            context = {"form": PasswordChangeForm(request.user), "error": error % {"wait": wait}}
+            return render(request, "registration/password_change_form.html", context, status=429)
+    return PasswordChangeView.as_view()(request)
+
+
+@require_http_methods(["GET", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Ask for a password-reset link. The e-mail is sent by a task, so the answer takes as
+    long whether or not the address belongs to an account."""
+    form = PasswordResetForm(posted_data(request))
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"].strip().lower()
+        wait = limits.over_limit(
+            request, "reset-client", "ip", limits.RESETS_PER_CLIENT
+        ) or limits.over_limit(
+            request, "reset-address", lambda group, request: email, limits.RESETS_PER_ADDRESS
+        )
+        if wait:
+            error = _("Too many reset e-mails asked for. Try again in %(wait)s minutes.") % {
+                "wait": wait
+            }
+            context = {"form": form, "error": error}
+            return render(request, "registration/password_reset_form.html", context, status=429)
+        mails.send_soon("send_password_reset", email, translation.get_language())
+        return redirect("password_reset_done")
+    status = 400 if form.errors else 200
+    return render(request, "registration/password_reset_form.html", {"form": form}, status=status)

@@ -1,0 +1,173 @@
+"""Players and boards: the home page (a visitor's front page, a player's dashboard), the
+notifications, a player's profile and the leaderboards."""
+
+from functools import lru_cache
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.paginator import InvalidPage, Paginator
+from django.db.models import Avg, Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import ratings, services, web
+from games.inputs import parse_int
+from games.models import Match, Notification, PlayerStats, Rating, RatingChange, Seat
+from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
+from games.services import boards, bots, dashboard, puzzles
+from games.views.common import bot_choices, open_seeks, shown_start
+from games.web.charts import rating_chart_svg
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """A visitor's front page: both games, ready to play at once, and the daily puzzle; a
+    player's dashboard: their matches (their move first), invitations, the daily puzzle,
+    ratings, open seats and last results."""
+    context: dict = {"games": _game_cards()}
+    if not request.user.is_authenticated:
+        daily, players = dashboard.front_page()
+        context.update(daily=daily, daily_players=players, start=daily and shown_start(daily))
+        return render(request, "games/home.html", context)
+    board = dashboard.dashboard(request.user, open_seeks(request.user))
+    for entry in board.your_move + board.waiting:
+        if entry.view is not None:
+            entry.picture = web.adapter_for(entry.seat.match.game).glance(entry.view)
+    context.update(board=board, start=board.daily and shown_start(board.daily))
+    if request.htmx and request.GET.get("part") == "matches":
+        return render(request, "games/home.html#matches", context)
+    return render(request, "games/home.html", context)
+
+
+def _game_cards() -> list[dict]:
+    """Each game as the home page offers it: a picture, a line, and how to start it."""
+    return _game_cards_in(translation.get_language())
+
+
+@lru_cache(maxsize=8)
+def _game_cards_in(language: str) -> list[dict]:
+    """``_game_cards`` in ``language`` (the active one): made once per language."""
+    offered = []
+    for slug, rules in GAMES.items():
+        adapter = web.adapter_for(slug)
+        offered.append(
+            {
+                "slug": slug,
+                "name": rules.name,
+                "tagline": adapter.tagline,
+                "picture": adapter.picture(),
+                "solo": 1 in rules.players,
+                "bots": bot_choices() if bots.plays(slug) else [],
+            }
+        )
+    return offered
+
+
+#: News on a page of the notifications.
+NEWS_PER_PAGE = 30
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The player's "your move" notifications (one per match where the move is theirs) above
+    their news (results, invitations, challenges), newest first and NEWS_PER_PAGE a page
+    (``?page=``; a page there is not is answered with a word, a 400 and the first)."""
+    mine = Notification.objects.filter(player=request.user)
+    if request.method == "POST":
+        mine.filter(read=False).update(read=True)
+        return redirect("notifications")
+    news = Paginator(
+        mine.filter(kind=Notification.Kind.INFO).select_related("match"), NEWS_PER_PAGE
+    )
+    error = ""
+    try:
+        page = news.page(parse_int(request.GET.get("page", "1"), minimum=1))
+    except (ValueError, InvalidPage):
+        error = _("There is no such page of news: here is the first.")
+        page = news.page(1)
+    moves = mine.filter(kind=Notification.Kind.MOVE).select_related("match")
+    context = {"moves": list(moves) if page.number == 1 else [], "page": page, "error": error}
+    return render(request, "games/notifications.html", context, status=400 if error else 200)
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username)
+    stats = PlayerStats.objects.filter(player=player).first()
+    held = {(r.game, r.pool): r for r in Rating.objects.filter(player=player)}
+    rating = held.get((DEFAULT_GAME, Rating.Pool.MATCH))
+    puzzle_rating = held.get((PUZZLE_GAME, Rating.Pool.PUZZLE))
+    solving = held.get((PUZZLE_GAME, Rating.Pool.SOLVING))
+    others = [
+        (find_game(game).name, r, ratings.is_provisional(r.games))
+        for (game, pool), r in sorted(held.items())
+        if r not in (rating, puzzle_rating, solving)
+    ]
+    changes = list(
+        RatingChange.objects.filter(
+            player=player, game=DEFAULT_GAME, pool=Rating.Pool.MATCH
+        ).order_by("id")
+    )
+    finished = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED)
+    matches = finished.filter(match__kind=Match.Kind.MATCH)
+    match_figures = matches.aggregate(
+        games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score")
+    )
+    recent = finished.select_related("match").order_by("-match__finished")[:20]
+    current = (
+        Seat.objects.filter(player=player, match__status=Match.Status.ACTIVE)
+        .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
+        .select_related("match")
+        .order_by("-match__started")[:20]
+    )
+    strength = bots.strength_of(player)
+    context = {
+        "player": player,
+        "stats": stats,
+        "rating": rating,
+        "provisional": rating is not None and ratings.is_provisional(rating.games),
+        "puzzle_rating": puzzle_rating,
+        "puzzle_provisional": puzzle_rating is not None
+        and ratings.is_provisional(puzzle_rating.games),
+        "solving": solving,
+        "solving_provisional": solving is None or ratings.is_provisional(solving.games),
+        "best_solo": services.best_solo_game(player),
+        "other_ratings": others,
+        "streak": puzzles.streak(player),
+        "match_figures": match_figures,
+        "chart": rating_chart_svg(
+            [c.after for c in changes], start=ratings.START, dates=[c.created for c in changes]
+        ),
+        "recent": recent,
+        "current": current,
+        "bot": dict(bot_choices()).get(strength, ""),
+        "bot_strength": strength,
+    }
+    return render(request, "games/profile.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """One leaderboard: a rating list (``?game=``, ``?pool=``), the daily streaks
+    (``?board=streaks``) or a game's best solo scores (``?board=solo&game=``)."""
+    board = boards.find(
+        request.GET.get("board", ""),
+        request.GET.get("game", DEFAULT_GAME),
+        request.GET.get("pool", Rating.Pool.MATCH),
+    )
+    if board is None:
+        raise Http404("No such leaderboard.")
+    shown = boards.rows(board)
+    context = {
+        "board": board,
+        "rows": shown,
+        "boards": boards.boards(),
+        "absent": boards.why_absent(board, request.user, shown),
+        "active_days": boards.ACTIVE_DAYS,
+        "needed": ratings.PROVISIONAL_GAMES,
+    }
+    return render(request, "games/leaderboard.html", context)
