@@ -424,3 +424,33 @@ def test_a_preview_draws_no_opponents_boards_but_a_page_with_a_ghost_does(client
     assert "data-opponent" not in preview.text
     page = client.get(url, spot)  # the same address without JavaScript: the whole page
     assert "data-ghost" in page.text and 'data-opponent="bob"' in page.text
+
+
+def test_a_profile_charts_the_match_rating_of_every_game_the_player_is_rated_in(client, alice, bob):
+    from games.models import Rating, RatingChange
+    from games.registry import find_game
+
+    nmbr9_match = make_match(alice, bob)
+    nmbrs_match = services.create_match(
+        alice, game="nmbrs", players=2, time_control="1h", rated=True, invite=["bob"]
+    )
+    for game, match, after in (("nmbr9", nmbr9_match, 1516.0), ("nmbrs", nmbrs_match, 1484.0)):
+        Rating.objects.create(player=alice, game=game, pool=Rating.Pool.MATCH, value=after, games=1)
+        RatingChange.objects.create(
+            match=match, player=alice, game=game, pool=Rating.Pool.MATCH, before=1500, after=after
+        )
+    page = client.get(reverse("profile", args=["alice"])).text
+    assert page.count("<polyline") == 2 and page.count('class="chart-wrap"') == 2
+    titles = re.findall(r"<h2 data-chart-title>([^<]*)</h2>", page)
+    assert titles == [find_game("nmbr9").name, find_game("nmbrs").name]
+    # Each chart ends at its own game's rating.
+    first, second = page.split("data-chart-title")[1:]
+    assert "1516" in first and "1484" not in first and "1484" in second
+
+
+def test_a_profile_with_only_the_default_games_rating_has_one_chart_without_a_title(
+    client, alice, bob
+):
+    make_match(alice, bob)
+    page = client.get(reverse("profile", args=["alice"])).text
+    assert page.count("<polyline") == 1 and "data-chart-title" not in page

@@ -107,11 +107,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         for (game, pool), r in sorted(held.items())
         if r not in (rating, puzzle_rating, solving)
     ]
-    changes = list(
-        RatingChange.objects.filter(
-            player=player, game=DEFAULT_GAME, pool=Rating.Pool.MATCH
-        ).order_by("id")
-    )
     finished = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED)
     matches = finished.filter(match__kind=Match.Kind.MATCH)
     match_figures = matches.aggregate(
@@ -139,15 +134,37 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "other_ratings": others,
         "streak": puzzles.streak(player),
         "match_figures": match_figures,
-        "chart": rating_chart_svg(
-            [c.after for c in changes], start=ratings.START, dates=[c.created for c in changes]
-        ),
+        "charts": _rating_charts(player, held),
         "recent": recent,
         "current": current,
         "bot": dict(bot_choices()).get(strength, ""),
         "bot_strength": strength,
     }
     return render(request, "games/profile.html", context)
+
+
+def _rating_charts(player, held: dict) -> list[tuple[str, str]]:
+    """A chart of the player's match rating in each game they have one in (the default
+    game's always, first), with the game's name."""
+    shown = [DEFAULT_GAME] + sorted(
+        game for game, pool in held if pool == Rating.Pool.MATCH and game != DEFAULT_GAME
+    )
+    changes: dict[str, list[RatingChange]] = {game: [] for game in shown}
+    for change in RatingChange.objects.filter(
+        player=player, game__in=shown, pool=Rating.Pool.MATCH
+    ).order_by("id"):
+        changes[change.game].append(change)
+    return [
+        (
+            find_game(game).name,
+            rating_chart_svg(
+                [c.after for c in changes[game]],
+                start=ratings.START,
+                dates=[c.created for c in changes[game]],
+            ),
+        )
+        for game in shown
+    ]
 
 
 @require_GET
