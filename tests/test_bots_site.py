@@ -1,6 +1,7 @@
 """Bots on the site: playing one from the solo page, inviting one into a match, their moves
 (sent as tasks, found again by the sweep), what they may know, and their own rating list."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -225,3 +226,40 @@ def test_a_bot_still_playing_its_tiles_is_not_sent_a_second_task(alice):
     seat.refresh_from_db()
     assert seat.progress == 1 and seat.bot_due > long_ago  # its first tile is placed
     assert bots.due() == []
+
+
+def offered_bots(page: str) -> list[tuple[str, str]]:
+    """The bots a page's opponent list offers: (strength, name), as listed."""
+    listed = re.search(r'<select name="bot" id="id_bot">(.*?)</select>', page, re.S)
+    assert listed, "no list of opponents"
+    return [
+        (value, name)
+        for value, name in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', listed[1])
+        if value
+    ]
+
+
+def test_each_game_offers_the_strengths_of_its_own_bots(client, alice, bob, monkeypatch):
+    client.force_login(alice)
+    every = [("easy", "Easy bot"), ("medium", "Medium bot"), ("strong", "Strong bot")]
+    for game in ("nmbr9", "nmbrs"):
+        page = client.get(reverse("new_solo"), {"game": game}).text
+        assert offered_bots(page) == every
+    monkeypatch.setattr(find_game("nmbrs"), "bot_strengths", ("medium", "fierce"))
+    page = client.get(reverse("new_solo"), {"game": "nmbrs"}).text
+    assert offered_bots(page) == [("medium", "Medium bot"), ("fierce", "Fierce bot")]
+    assert offered_bots(client.get(reverse("new_solo"), {"game": "nmbr9"}).text) == every
+    # A strength the game's bots do not have is refused, and starts nothing.
+    refused = client.post(reverse("new_solo"), {"game": "nmbrs", "bot": "strong"})
+    assert refused.status_code == 400 and "There is no strong bot" in refused.text
+    with pytest.raises(services.MoveRefused):
+        services.start_against_bot(alice, "easy", game="nmbrs")
+    bots.account("strong")  # a bot of NMBR 9's, not of nmbrs!
+    with pytest.raises(services.MoveRefused, match="There is no strong bot"):
+        services.create_match(
+            alice, game="nmbrs", players=2, time_control="1h", rated=False, invite=["bot-strong"]
+        )
+    assert not Match.objects.exists()
+    assert bots.account("fierce", "nmbrs").username == "bot-fierce"
+    with pytest.raises(services.MoveRefused, match="There is no fierce bot"):
+        bots.account("fierce", "nmbr9")

@@ -1,7 +1,8 @@
 """Bots on the site: their accounts, their seats and their moves.
 
-A bot is an account like a player's (``bot-easy``, ``bot-medium``, ``bot-strong``), marked by
-``Profile.bot``; names beginning with ``bot-`` are the site's. Invited to a match it takes its
+A bot is an account like a player's (``bot-`` and its strength: ``bot-easy``), marked by
+``Profile.bot``; names beginning with ``bot-`` are the site's. The strengths a game's bots
+have are the game's own (``BotRules.bot_strengths``, weakest first). Invited to a match it takes its
 seat at once; its seat carries its strength (``Seat.bot``). Matches with a bot are rated in
 their own list (``Rating.Pool.BOTS``), so bots never move players' match ratings.
 
@@ -23,12 +24,10 @@ from django.utils.translation import gettext as _
 from games import queue
 from games.contract import BotRules
 from games.models import Match, Profile, Seat
-from games.registry import find_game
+from games.registry import DEFAULT_GAME, find_game
 from games.services.changes import Changes
 from games.services.record import MoveRefused, Record
 
-#: The strengths of the site's bots, weakest first (every game with bots has these).
-STRENGTHS = ("easy", "medium", "strong")
 PREFIX = "bot-"
 #: A bot that has owed a move this long is sent again by the sweep.
 GRACE = timedelta(seconds=10)
@@ -42,9 +41,16 @@ def is_bot_name(name: str) -> bool:
     return name.lower().startswith(PREFIX)
 
 
-def account(strength: str) -> User:
-    """The bot account of ``strength`` (made the first time it is asked for)."""
-    if strength not in STRENGTHS:
+def strengths(game: str) -> tuple[str, ...]:
+    """The strengths of ``game``'s bots, weakest first; none if bots do not play it."""
+    rules = find_game(game)
+    return tuple(rules.bot_strengths) if isinstance(rules, BotRules) else ()
+
+
+def account(strength: str, game: str = DEFAULT_GAME) -> User:
+    """The bot account of ``strength``, one of ``game``'s (made the first time it is asked
+    for)."""
+    if strength not in strengths(game):
         raise MoveRefused(_("There is no %(strength)s bot.") % {"strength": strength})
     user = User.objects.filter(username=name_of(strength)).first()
     if user is None:

@@ -91,14 +91,18 @@ def check_match_settings(
         raise MoveRefused(_("Bots do not play %(game)s.") % {"game": rules.name})
     for name in bot_names:
         strength = name.lower().removeprefix(bots.PREFIX)
-        if strength in bots.STRENGTHS:
-            bots.account(strength)
+        if strength in bots.strengths(game):
+            bots.account(strength, game)
     invited = (
         User.objects.annotate(key=Lower("username"))
         .filter(key__in=list(by_key))
         .exclude(profile__guest=True)  # guests play alone and against bots
     )
     found = {u.username.lower(): u for u in invited}
+    for name in bot_names:
+        strength = name.lower().removeprefix(bots.PREFIX)
+        if name.lower() in found and strength not in bots.strengths(game):
+            raise MoveRefused(_("There is no %(strength)s bot.") % {"strength": strength})
     missing = [n for n in names if n.lower() not in found]
     if missing:
         raise MoveRefused(_("No player is called %(name)s.") % {"name": missing[0]})
@@ -229,7 +233,7 @@ def start_against_bot(
     ``game`` with no time limit, the bot moving as soon as it owes a move."""
     if not bots.plays(game):
         raise MoveRefused(_("Bots do not play this game."))
-    bot = bots.account(strength)
+    bot = bots.account(strength, game)
     with transaction.atomic():
         match = Match.objects.create(
             kind=Match.Kind.MATCH,

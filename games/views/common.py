@@ -58,10 +58,16 @@ def open_seeks(user):
     return seeks
 
 
-def bot_choices() -> list[tuple[str, str]]:
-    """Each bot's strength and its name in the page's language, weakest first."""
+def bot_choices(game: str) -> list[tuple[str, str]]:
+    """Each strength of ``game``'s bots and its name in the page's language, weakest first
+    (none if bots do not play it)."""
+    return [(strength, bot_name(strength)) for strength in bots.strengths(game)]
+
+
+def bot_name(strength: str) -> str:
+    """The name of the bot of ``strength`` in the page's language."""
     names = {"easy": _("Easy bot"), "medium": _("Medium bot"), "strong": _("Strong bot")}
-    return [(strength, names[strength]) for strength in bots.STRENGTHS]
+    return names.get(strength) or _("%(strength)s bot") % {"strength": strength.capitalize()}
 
 
 def shown_start(puzzle: Puzzle) -> dict:

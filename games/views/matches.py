@@ -23,7 +23,7 @@ from games.forms import MatchForm
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
-from games.services import MatchView, MoveRefused, bots, finish, puzzles
+from games.services import MatchView, MoveRefused, finish, puzzles
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -65,7 +65,7 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     posted = posted_data(request)
     error = ""
     rules = find_game(game)
-    choices = bot_choices() if bots.plays(game) else []
+    choices = bot_choices(game)
     solo = 1 in rules.players
     # A game with no solo has a bot chosen whatever the address says.
     default_bot = "" if solo or not choices else choices[0][0]

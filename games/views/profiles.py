@@ -18,7 +18,7 @@ from games.inputs import parse_int
 from games.models import Match, Notification, PlayerStats, Rating, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
 from games.services import boards, bots, dashboard, puzzles
-from games.views.common import bot_choices, open_seeks, shown_start
+from games.views.common import bot_choices, bot_name, open_seeks, shown_start
 from games.web.charts import rating_chart_svg
 
 
@@ -60,7 +60,7 @@ def _game_cards_in(language: str) -> list[dict]:
                 "tagline": adapter.tagline,
                 "picture": adapter.picture(),
                 "solo": 1 in rules.players,
-                "bots": bot_choices() if bots.plays(slug) else [],
+                "bots": bot_choices(slug),
             }
         )
     return offered
@@ -137,7 +137,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "charts": _rating_charts(player, held),
         "recent": recent,
         "current": current,
-        "bot": dict(bot_choices()).get(strength, ""),
+        "bot": bot_name(strength) if strength else "",
         "bot_strength": strength,
     }
     return render(request, "games/profile.html", context)
