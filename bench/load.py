@@ -15,10 +15,11 @@ request the moment the last is answered, for ``--seconds``: the capacity of the 
 not what a player sees. ``--think S`` gives each player a pause between a placement and its
 next request, exponentially distributed with mean S seconds; the players join evenly over
 the first ``--ramp`` seconds (15) and are measured for ``--seconds`` after it. Such a run
-first measures the closed loop's capacity (50 players for ``--closed-seconds``, 30) on the
-same site, times one player alone (its time per placement is the service time), and prints
-the rate the thinking players offer, players / (think + service time), as a share of that
-capacity. The documented run (bench/README.md) offers about three quarters of it.
+first measures the closed loop's capacity C (50 players for ``--closed-seconds``, 60) on the
+same site and times one player alone: its time per placement is the service time R. N
+players who think S seconds offer N / (S + R) placements a second; without ``--players``
+the run takes as many as offer ``--share`` (3/4) of C, whatever the machine's speed that
+hour. ``./run bench`` runs ``--think 3``.
 
 Printed for each part: placements per second (offered and achieved when thinking), p50/p95/
 p99 latency per request kind, errors, the CPU time gunicorn spent per request and per
@@ -27,8 +28,9 @@ and the whole machine's CPU time per placement, split into gunicorn, PostgreSQL,
 client and the rest, with the share of the cores' time the hypervisor took; then a check
 that every placement the site accepted is in the database exactly once and none other is.
 Targets on the 2-core development machine: the closed loop >= 150 placements/s with p95 <=
-100 ms; players who think, offering about three quarters of the closed loop's capacity,
-p95 <= 100 ms for previews and placements and <= 250 ms for pages; no error, nothing lost.
+100 ms; players who think, offering about three quarters of the closed loop's capacity
+(>= 0.7 of it), p95 <= 100 ms for previews and placements and <= 250 ms for pages after
+the ramp; no error, nothing lost.
 Run it while no test run uses the same database server (it uses the test database name).
 """
 
@@ -516,7 +518,12 @@ def main(argv: list[str] | None = None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--seconds", type=float, default=60, help="measured (after the ramp)")
-    parser.add_argument("--players", type=int, default=CLOSED_PLAYERS)
+    parser.add_argument(
+        "--players",
+        type=int,
+        help=f"players ({CLOSED_PLAYERS} without a pause; when thinking, as many as offer "
+        "--share of the closed loop's capacity)",
+    )
     parser.add_argument(
         "--think", type=float, default=0, help="mean pause after a placement, s (0: none)"
     )
@@ -526,14 +533,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--closed-seconds",
         type=float,
-        default=30,
+        default=60,
         help="when thinking, the closed loop measured first for its capacity (0: none)",
     )
+    parser.add_argument(
+        "--share",
+        type=float,
+        default=0.75,
+        help="when thinking without --players, the share of that capacity the players offer",
+    )
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per gunicorn worker (gthread when > 1)"
+    )
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql":
         raise SystemExit("bench.load runs against PostgreSQL: set DATABASE_URL.")
     thinking = args.think > 0
+    if thinking and args.players is None and args.closed_seconds <= 0:
+        raise SystemExit("bench.load: thinking players need --players or --closed-seconds > 0.")
     ramp = args.ramp if args.ramp is not None else (15.0 if thinking else 0.0)
 
     old = setup_databases(verbosity=0, interactive=False)
@@ -543,16 +561,12 @@ def main(argv: list[str] | None = None) -> None:
     try:
         call_command("collectstatic", "--no-input", verbosity=0)
         started = time.perf_counter()
-        closed = make_players(args.players if not thinking else CLOSED_PLAYERS)
-        thinkers = []
-        if thinking:
-            # enough matches for twice the placements a player makes on average
-            placements = 2 * (ramp + args.seconds) / args.think
-            matches = min(MATCHES_PER_PAIR, math.ceil(placements / TILES) + 1)
-            thinkers = make_players(args.players, matches, name="thinker")
-        print(
-            f"set up {len(closed) + len(thinkers)} players in {time.perf_counter() - started:.1f} s"
-        )
+        closed = []
+        if not thinking:
+            closed = make_players(args.players or CLOSED_PLAYERS)
+        elif args.closed_seconds > 0:
+            closed = make_players(CLOSED_PLAYERS)
+        print(f"set up {len(closed)} players in {time.perf_counter() - started:.1f} s")
         environment = os.environ | {
             "DATABASE_URL": processes.database_url(),
             "CELERY_QUEUE": queue,
@@ -568,7 +582,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         web = [sys.executable, "-m", "gunicorn", "nmbr9site.wsgi"]
         web += ["--bind", f"127.0.0.1:{port}", "--workers", str(args.workers)]
-        web += ["--log-level", "warning"]
+        web += ["--threads", str(args.threads), "--log-level", "warning"]
         children.append(subprocess.Popen(web, cwd=processes.ROOT, env=environment))
         for _ in range(100):
             try:
@@ -603,6 +617,13 @@ def main(argv: list[str] | None = None) -> None:
             worst = max(closed_p95.values(), default=0.0)
             met = capacity >= TARGET_RATE and worst <= TARGET_P95_MS
         if thinking:
+            count = args.players or math.ceil(args.share * capacity * (args.think + alone))
+            # enough matches for twice the placements a player makes on average
+            placements = 2 * (ramp + args.seconds) / args.think
+            matches = min(MATCHES_PER_PAIR, math.ceil(placements / TILES) + 1)
+            started = time.perf_counter()
+            thinkers = make_players(count, matches, name="thinker")[:count]
+            print(f"set up {count} players in {time.perf_counter() - started:.1f} s")
             offered = len(thinkers) / (args.think + alone)
             share = f" = {offered / capacity:.2f} of the closed loop's" if capacity else ""
             print(
@@ -645,7 +666,10 @@ def main(argv: list[str] | None = None) -> None:
                 + f" ({' / '.join(THINKING_P95_MS)}), 0 errors, 0 lost: "
                 f"{verdict(loaded and fast and clean)}"
             )
-        print(f"database: {connection.vendor}, gunicorn workers: {args.workers}")
+        print(
+            f"database: {connection.vendor}, gunicorn workers: {args.workers}, "
+            f"threads: {args.threads}"
+        )
     finally:
         for child in children:
             processes.stop(child)
