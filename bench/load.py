@@ -42,6 +42,7 @@ import math
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -554,6 +555,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("bench.load: thinking players need --players or --closed-seconds > 0.")
     ramp = args.ramp if args.ramp is not None else (15.0 if thinking else 0.0)
 
+    # stopped by a signal, the run still stops its servers and drops its database
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     old = setup_databases(verbosity=0, interactive=False)
     queue = f"load-{uuid.uuid4().hex[:8]}"
     port = processes.free_port()
