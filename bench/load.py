@@ -506,9 +506,10 @@ def verdict(met: bool) -> str:
 def service_time(port: int, player: Player, seconds: float) -> tuple[float, Results]:
     """Seconds per placement of ``player`` playing alone without pause on a quiet site
     (median preview and placement, and a page every match): the time a thinking player
-    adds to its pause; and what it saw. Also warms the site up."""
-    alone, _, _ = asyncio.run(run_players([player], port, seconds=seconds))
-    ms = {kind: statistics.median(alone.ms(kind) or [0.0]) for kind in KINDS}
+    adds to its pause; and what it saw. Also warms the site up: the first 3 s (a new
+    worker's first requests, its first connection to the database) are not counted."""
+    alone, measured, _ = asyncio.run(run_players([player], port, seconds=seconds, ramp=3.0))
+    ms = {kind: statistics.median(measured.ms(kind) or alone.ms(kind) or [0.0]) for kind in KINDS}
     return (ms["preview"] + ms["placement"] + ms["page"] / TILES) / 1000, alone
 
 
