@@ -337,7 +337,7 @@ def test_a_challenge_is_picked_played_rated_and_rematched(client, alice, bob, mo
     assert new.challenger == bob and new.invite == "alice"
     assert match.puzzle_id not in (new.first_id, new.second_id)
     # A rematch is a new challenge, counted as the others are (30 an hour; 1 here).
-    monkeypatch.setattr(limits, "NEW_GAMES", "1/h")
+    monkeypatch.setattr(limits, "NEW_GAMES", "1/hour")
     assert client.post(reverse("rematch", args=[match.pk])).status_code == 302
     again = client.post(reverse("rematch", args=[match.pk]))
     assert again.status_code == 429 and "Try again in" in again.text

@@ -41,11 +41,17 @@ def log_in(session, username: str):
 
 
 def screen_point(page, x: float, y: float) -> tuple[float, float]:
-    """Where the centre of display square (x, y) is on the screen."""
+    """Where the centre of display square (x, y) is on the screen, scrolled into the middle
+    of the window first if it is outside (a board grown over the rounds reaches below it)."""
     return page.evaluate(
         """([x, y]) => {
             const svg = document.querySelector("svg[data-board='play']");
-            const p = new DOMPoint(x + 0.5, y + 0.5).matrixTransform(svg.getScreenCTM());
+            const at = () => new DOMPoint(x + 0.5, y + 0.5).matrixTransform(svg.getScreenCTM());
+            let p = at();
+            if (p.y < 80 || p.y > innerHeight - 80) {
+                window.scrollBy(0, p.y - innerHeight / 2);
+                p = at();
+            }
             return [p.x, p.y];
         }""",
         [x, y],
