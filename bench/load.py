@@ -544,7 +544,9 @@ def main(argv: list[str] | None = None) -> None:
         default=0.75,
         help="when thinking without --players, the share of that capacity the players offer",
     )
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="gunicorn worker processes (one per core)"
+    )
     parser.add_argument(
         "--threads", type=int, default=1, help="threads per gunicorn worker (gthread when > 1)"
     )
