@@ -669,8 +669,11 @@ def test_a_tile_on_an_identical_one_is_previewed_on_the_level_above(client, alic
     for made in range(20):
         game = state(match)
         number = game.current_number(0)
-        for p, level in game.board(0).tiles:
-            if p.number != number:
+        board = game.board(0)
+        for p, level in board.tiles:
+            # An identical tile seen whole from above: one partly covered since is no
+            # single tile to lie on (a tile there lies on it and on the one covering it).
+            if p.number != number or any(board.top_at(*xy) != (p, level) for xy in p.cells()):
                 continue
             at = {"with": "one", "x": p.x, "y": p.y, "rotation": p.rotation}
             page = client.get(match.get_absolute_url(), at, **HTMX).text
