@@ -334,16 +334,7 @@ def _ghost(mv, context, drafted, compose, specials, number, at, main_done, link)
             context["add_url"] = link(compose.then(step))
     else:
         context["reason"] = reason_text(refused)
-    x, y, r = ghost.x, ghost.y, ghost.rotation
-    steps_to = {
-        "left": (x - 1, y, r),
-        "right": (x + 1, y, r),
-        "up": (x, y - 1, r),
-        "down": (x, y + 1, r),
-        "rotate": (x, y, (r + 1) % 4),
-        "rotate_back": (x, y, (r - 1) % 4),
-    }
-    context["moves"] = {name: link(compose, to) for name, to in steps_to.items()}
+    context["moves"] = {name: link(compose, to) for name, to in arrow_targets(ghost).items()}
     context["preview_base"] = link(compose)
     context["ghost"] = ghost
     context["ghost_w"], context["ghost_h"] = ghost.size
@@ -351,3 +342,16 @@ def _ghost(mv, context, drafted, compose, specials, number, at, main_done, link)
     if piece == "move":
         context["board"] = start
     return ghost
+
+
+def arrow_targets(ghost: Placement) -> dict[str, tuple[int, int, int]]:
+    """Where each arrow of the turn's controls takes the ghost: (x, y, rotation)."""
+    x, y, r = ghost.x, ghost.y, ghost.rotation
+    return {
+        "left": (x - 1, y, r),
+        "right": (x + 1, y, r),
+        "up": (x, y - 1, r),
+        "down": (x, y + 1, r),
+        "rotate": (x, y, (r + 1) % 4),
+        "rotate_back": (x, y, (r - 1) % 4),
+    }

@@ -37,6 +37,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.nmbr9 import WINDOW, Board, IllegalPlacement, InvalidPlacement, Placement
 from games.web.base import WrongMove, first_error, sentence
+from games.web.nmbr9.compose import arrow_targets
 from games.web.nmbr9.forms import PlacementForm
 from games.web.nmbr9.svg import board_svg, legend, points_by_level
 from games.web.nmbr9.words import reason_text
@@ -317,15 +318,7 @@ class Nmbr9Tutorial:
         turned = ghost.canonical().rotation
         spots = [p for p, _level in accepted(progress.placed) if p.rotation == turned]
         shown = replace(progress, at=None)
-        x, y, r = ghost.x, ghost.y, ghost.rotation
-        steps_to = {
-            "left": (x - 1, y, r),
-            "right": (x + 1, y, r),
-            "up": (x, y - 1, r),
-            "down": (x, y + 1, r),
-            "rotate": (x, y, (r + 1) % 4),
-            "rotate_back": (x, y, (r - 1) % 4),
-        }
+        steps_to = arrow_targets(ghost)
         context.update(
             says=str(lesson.says),
             number=lesson.number,
