@@ -75,3 +75,27 @@ def test_a_long_german_heading_stays_inside_its_card_on_a_phone(open_browser, al
     assert heading["x"] + heading["width"] <= card["x"] + card["width"]
     widest = page.evaluate("document.querySelector('h1').scrollWidth")
     assert widest <= page.evaluate("document.querySelector('h1').clientWidth")
+
+
+def test_german_results_and_figures_fit_a_phone_which_is_not_told_about_keys(
+    open_browser, alice, bob
+):
+    """German words are long ("Punktestand", "Wertung in Rätsel-Herausforderungen"): the
+    results of a match and a profile's figures stay within a phone's width; a touch screen
+    is not told about keys, a desktop is."""
+    finished = make_match(alice, bob, seed=5)
+    play_to_end(finished, [alice, bob])
+    services.rate_match(finished.pk)
+    solo = services.start_solo(alice, seed=4)
+    phone = open_browser(locale="de", **PHONE)
+    page = log_in(phone, "alice")
+    for path in (finished.get_absolute_url(), "/@/alice/"):
+        phone.goto(path)
+        expect(page.locator("main")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+    phone.goto(solo.get_absolute_url())
+    expect(page.locator(".keys-hint").first).to_be_hidden()
+    desktop = open_browser(locale="de")
+    log_in(desktop, "alice")
+    desktop.goto(solo.get_absolute_url())
+    expect(desktop.page.locator(".keys-hint").first).to_be_visible()
