@@ -1,0 +1,56 @@
+"""Who has a match in front of them right now: a page of it open, following its changes.
+
+An open game page says so every ``REFRESH`` seconds, by its live stream (``games.live``) or
+by polling; the note lasts ``LASTS`` seconds, so a page closed without a word is forgotten
+within that. A "your move" push waits for nobody who has the match open. The notes live in
+Redis and nowhere else: when Redis is away nobody is known to be looking, and pushes go out.
+"""
+
+import logging
+from functools import lru_cache
+
+import redis
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+#: How often an open page says it is still open, and how long each word of it lasts.
+REFRESH = 20
+LASTS = 60
+#: Seconds to wait for Redis before calling it unreachable.
+TIMEOUT = 0.5
+
+
+def key(user_id: int, match_id: int) -> str:
+    """The Redis key noting that ``user_id`` has match ``match_id`` open."""
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    return f"{prefix}:open:{match_id}:{user_id}"
+
+
+@lru_cache(maxsize=1)
+def _client() -> redis.Redis:
+    return redis.Redis.from_url(
+        settings.REDIS_URL, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT
+    )
+
+
+def note(user_id: int, match_id: int) -> None:
+    """``user_id`` has match ``match_id`` open now (nothing if Redis is away)."""
+    try:
+        _client().set(key(user_id, match_id), 1, ex=LASTS)
+    except redis.RedisError as exc:
+        logger.warning("presence not noted: %s", type(exc).__name__)
+
+
+def looking(user_id: int, match_id: int) -> bool:
+    """Whether ``user_id`` has match ``match_id`` open (False when Redis is away)."""
+    try:
+        return bool(_client().exists(key(user_id, match_id)))
+    except redis.RedisError as exc:
+        logger.warning("presence not read: %s", type(exc).__name__)
+        return False
+
+
+async def anote(client, user_id: int, match_id: int) -> None:
+    """``note`` from an event loop, with the loop's own ``redis.asyncio`` client."""
+    await client.set(key(user_id, match_id), 1, ex=LASTS)
