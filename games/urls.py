@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from games import learn
 from games.inputs import IdConverter, UsernameConverter
-from games.views import accounts, matches, pages, profiles, puzzles
+from games.views import accounts, live, matches, pages, profiles, puzzles
 
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
@@ -30,6 +30,7 @@ urlpatterns = [
     path("learn/", learn.learn, name="learn"),
     path("learn/<slug:game>/", learn.learn_game, name="learn_game"),
     path("game/<id:match_id>/", matches.game, name="game"),
+    path("game/<id:match_id>/live/", live.live, name="live"),
     path("game/<id:match_id>/play/", matches.play, name="play"),
     path("game/<id:match_id>/commit/", matches.commit, name="commit"),
     path("game/<id:match_id>/join/", matches.join, name="join"),

@@ -43,7 +43,7 @@ from games.services.lobby import (
     start_against_bot,
     start_solo,
 )
-from games.services.matchview import MatchView, draft, history, solo_line
+from games.services.matchview import MatchView, draft, history, solo_line, version
 from games.services.play import (
     commit,
     extend,
@@ -99,6 +99,7 @@ __all__ = [
     "start_against_bot",
     "start_solo",
     "touch",
+    "version",
     "view_match",
     "your_moves",
 ]
