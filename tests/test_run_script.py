@@ -177,4 +177,3 @@ def test_the_site_is_served_by_the_asgi_server_with_its_live_streams(tmp_path):
         assert status(f"{site}/game/1/live/") == 404  # no such match: not an error
     finally:
         stop_site(run)
-
