@@ -250,6 +250,7 @@ def asgi_server(transactional_db):
     from types import SimpleNamespace
 
     import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.core.asgi import get_asgi_application
     from django.db import connections
 
@@ -271,7 +272,7 @@ def asgi_server(transactional_db):
             super().shutdown(*args, **kwargs)
 
     others = Others(max_workers=1)
-    django_app = get_asgi_application()
+    django_app = ASGIStaticFilesHandler(get_asgi_application())  # as the test server does
 
     async def app(scope, receive, send):
         asyncio.get_running_loop().set_default_executor(others)
