@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from games import learn
 from games.inputs import IdConverter, UsernameConverter
-from games.views import accounts, live, matches, pages, profiles, puzzles
+from games.views import accounts, app, live, matches, pages, profiles, puzzles
 
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
@@ -10,6 +10,9 @@ register_converter(UsernameConverter, "username")
 urlpatterns = [
     path("", profiles.home, name="home"),
     path("favicon.ico", pages.favicon),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("offline/", app.offline, name="offline"),
     path("signup/", accounts.signup, name="signup"),
     path("settings/", accounts.settings_view, name="settings"),
     path("settings/email/", accounts.change_email, name="change_email"),
