@@ -325,3 +325,16 @@ def database_away(django_db_blocker):
         connection.close()
     connection.settings_dict.clear()
     connection.settings_dict.update(saved)
+
+
+@pytest.fixture
+def redis_away(settings):
+    """Redis cannot be reached by the live streams and the presence notes."""
+    from games import events, presence
+
+    settings.REDIS_URL = f"redis://127.0.0.1:{_closed_port()}/0"
+    events._publisher.cache_clear()
+    presence._client.cache_clear()
+    yield
+    events._publisher.cache_clear()
+    presence._client.cache_clear()

@@ -20,17 +20,16 @@ def streams_served(request: HttpRequest) -> bool:
 @require_GET
 @never_cache
 def live(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The stream of match ``match_id``'s page: 204 (the page polls) when nothing more can
-    change for its reader or no stream is served here, 503 while Redis is away."""
+    """The stream of match ``match_id``'s page; 204 (the page polls, and tries again later)
+    when nothing more can change for its reader, no stream is served here, or Redis is
+    away."""
     try:
         mv = services.view_match(match_id, request.user)
     except (Match.DoesNotExist, Hidden):
         raise Http404("No game of yours has this number.") from None
     name = live_service.channel_for(mv)
-    if name is None or not streams_served(request):
+    if name is None or not streams_served(request) or not events.available():
         return HttpResponse(status=204)
-    if not events.available():
-        return HttpResponse(status=503, headers={"Retry-After": "30"})
     shown = request.GET.get("version", "")[:64]
     stream = events.stream(
         name,

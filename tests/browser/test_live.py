@@ -88,3 +88,19 @@ def test_without_a_stream_the_page_polls_as_before(open_browser, alice, bob):
     play(match, bob)
     expect(page.locator(".round strong")).to_have_text("2", timeout=12_000)
     assert polls and page.locator("html[data-live]").count() == 0
+
+
+def test_without_redis_the_page_polls_and_says_nothing_wrong(
+    open_asgi_browser, alice, bob, redis_away
+):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    session = open_asgi_browser()
+    page = log_in(session, "alice")
+    polls: list[str] = []
+    page.on("request", lambda request: "poll=" in request.url and polls.append(request.url))
+    session.goto(match.get_absolute_url())
+    expect(page.locator("[data-waiting]")).to_contain_text("Waiting for")
+    play(match, bob)
+    expect(page.locator(".round strong")).to_have_text("2", timeout=12_000)
+    assert polls and page.locator("html[data-live]").count() == 0
