@@ -28,7 +28,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
 
-from games import presence
+from games import metrics, presence
 
 logger = logging.getLogger(__name__)
 
@@ -167,6 +167,7 @@ async def stream(
     the_hub = hub()
     ends = time.monotonic() + MAX_AGE
     noted = 0.0
+    metrics.LIVE_STREAMS.inc()
     try:
         async with the_hub.listen(name) as queue:
             yield f"retry: {RETRY_MS}\n\n".encode()
@@ -183,6 +184,9 @@ async def stream(
                     continue
                 if version is None:
                     return
+                metrics.LIVE_EVENTS.inc()
                 yield event(version)
     except (redis.RedisError, OSError) as exc:
         logger.warning("live stream ended: %s", type(exc).__name__)
+    finally:
+        metrics.LIVE_STREAMS.dec()

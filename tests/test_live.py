@@ -271,3 +271,23 @@ def test_without_redis_moves_are_answered_and_pages_poll(
     assert stream.response.status == 204  # the page polls
     stream.close()
     assert not presence.looking(alice.pk, match.pk)
+
+
+def test_the_metrics_count_open_streams(asgi_server, client, alice, bob):
+    from prometheus_client import REGISTRY
+
+    def open_now() -> float:
+        return REGISTRY.get_sample_value("nmbr9site_live_streams")
+
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    before = open_now()
+    stream = Stream(asgi_server.url, reverse("live", args=[match.pk]), session_of(client, alice))
+    stream.events(0.3)
+    assert open_now() == before + 1
+    stream.close()
+    for _ in range(50):
+        if open_now() == before:
+            break
+        time.sleep(0.05)
+    assert open_now() == before
