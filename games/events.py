@@ -56,10 +56,18 @@ def _publisher() -> redis.Redis:
     )
 
 
+#: Once Redis has failed to take an announcement, this process makes none for this many
+#: seconds: each try may wait out the timeout (a Redis that accepts and never answers), and
+#: a move is not to wait for it again and again.
+AWAY_SECONDS = 30.0
+_away_until = 0.0
+
+
 def publish(versions: dict[str, str]) -> None:
     """Announce each channel's new version (nothing, logged, when Redis is away: pages that
     stream go back to polling)."""
-    if not versions:
+    global _away_until
+    if not versions or time.monotonic() < _away_until:
         return
     try:
         with _publisher().pipeline(transaction=False) as pipe:
@@ -67,6 +75,7 @@ def publish(versions: dict[str, str]) -> None:
                 pipe.publish(name, version)
             pipe.execute()
     except redis.RedisError as exc:
+        _away_until = time.monotonic() + AWAY_SECONDS
         logger.warning("changes not announced: %s", type(exc).__name__)
 
 

@@ -338,3 +338,4 @@ def redis_away(settings):
     yield
     events._publisher.cache_clear()
     presence._client.cache_clear()
+    events._away_until = 0.0

@@ -291,3 +291,13 @@ def test_the_metrics_count_open_streams(asgi_server, client, alice, bob):
             break
         time.sleep(0.05)
     assert open_now() == before
+
+
+def test_once_redis_failed_a_move_does_not_wait_for_it_again(
+    transactional_db, alice, bob, redis_away
+):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)  # Redis fails once: announcements stop for a while
+    assert events._away_until > time.monotonic()
+    play(match, bob)
+    assert seat_of(match, alice).progress == 1
