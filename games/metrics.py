@@ -27,6 +27,7 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
@@ -62,6 +63,10 @@ PUSHES = Counter(
     "dropped: no longer wanted).",
     ["kind", "outcome"],
 )
+LIVE_STREAMS = Gauge(
+    "nmbr9site_live_streams", "Live streams of game pages open now.", multiprocess_mode="livesum"
+)
+LIVE_EVENTS = Counter("nmbr9site_live_events", "New versions sent on live streams.")
 
 #: What a view is called in the metrics when the address matched none.
 UNRESOLVED = "unresolved"

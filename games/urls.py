@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from games import learn
 from games.inputs import IdConverter, UsernameConverter
-from games.views import accounts, matches, pages, profiles, pushes, puzzles
+from games.views import accounts, app, live, matches, pages, profiles, pushes, puzzles
 
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
@@ -10,6 +10,9 @@ register_converter(UsernameConverter, "username")
 urlpatterns = [
     path("", profiles.home, name="home"),
     path("favicon.ico", pages.favicon),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("offline/", app.offline, name="offline"),
     path("signup/", accounts.signup, name="signup"),
     path("settings/", accounts.settings_view, name="settings"),
     path("settings/email/", accounts.change_email, name="change_email"),
@@ -33,6 +36,7 @@ urlpatterns = [
     path("learn/", learn.learn, name="learn"),
     path("learn/<slug:game>/", learn.learn_game, name="learn_game"),
     path("game/<id:match_id>/", matches.game, name="game"),
+    path("game/<id:match_id>/live/", live.live, name="live"),
     path("game/<id:match_id>/play/", matches.play, name="play"),
     path("game/<id:match_id>/commit/", matches.commit, name="commit"),
     path("game/<id:match_id>/join/", matches.join, name="join"),

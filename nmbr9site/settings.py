@@ -108,6 +108,12 @@ else:
     # times is prepared, so the server plans it once (a quarter of PostgreSQL's CPU under
     # bench.load went to planning the same few queries again).
     DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
+    # The web server (ASGI) answers each request in a thread of its own, where a connection
+    # kept for the next request would never be used again: it takes them from a pool of this
+    # many per process instead (0: no pool; Procfile sets it for the web server).
+    if pool := env_int("DATABASE_POOL", 0, minimum=0):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 2, "max_size": pool, "timeout": 30}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_url("REDIS_URL", "redis://127.0.0.1:6379/0", schemes=("redis", "rediss"))
@@ -244,6 +250,8 @@ SECURE_CSP = {
     "style-src": [CSP.SELF],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
+    "worker-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],
     "form-action": [CSP.SELF],

@@ -214,13 +214,13 @@ class BrowserSession:
         self.context.close()
 
 
-@pytest.fixture
-def open_browser(browser, live_server):
-    """Open browser sessions; each must end the test without a JavaScript error."""
+def _sessions(browser, base_url: str):
+    """Open browser sessions on ``base_url``; each must end the test without a JavaScript
+    error."""
     sessions: list[BrowserSession] = []
 
     def opener(**options) -> BrowserSession:
-        session = BrowserSession(browser, live_server.url, **options)
+        session = BrowserSession(browser, base_url, **options)
         sessions.append(session)
         return session
 
@@ -229,6 +229,75 @@ def open_browser(browser, live_server):
     for session in sessions:
         session.close()
     assert errors == [], errors
+
+
+@pytest.fixture
+def open_browser(browser, live_server):
+    """Browser sessions on Django's test server (WSGI: its pages poll, they stream nothing)."""
+    yield from _sessions(browser, live_server.url)
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The site served by uvicorn, the ASGI server of production, in a thread of this process
+    on the test database: its pages, and their live streams."""
+    import asyncio
+    import contextlib
+    import socket
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+    from django.db import connections
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    # Each request runs in a thread of its own: its connection is closed when it ends, as the
+    # site's web server returns it to its pool (DATABASE_POOL).
+    database = connections["default"].settings_dict
+    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
+
+    class Others(ThreadPoolExecutor):
+        """Django renders some answers (a 404, a log line) with asgiref's
+        thread_sensitive=False, in the event loop's default executor: one thread here, whose
+        database connection is closed when the server stops."""
+
+        def shutdown(self, *args, **kwargs):
+            with contextlib.suppress(RuntimeError):
+                self.submit(connections.close_all).result()
+            super().shutdown(*args, **kwargs)
+
+    others = Others(max_workers=1)
+    django_app = ASGIStaticFilesHandler(get_asgi_application())  # as the test server does
+
+    async def app(scope, receive, send):
+        asyncio.get_running_loop().set_default_executor(others)
+        await django_app(scope, receive, send)
+
+    config = uvicorn.Config(app, lifespan="off", log_level="warning", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield SimpleNamespace(url=f"http://127.0.0.1:{sock.getsockname()[1]}")
+    server.should_exit = True
+    thread.join(10)
+    sock.close()
+    others.shutdown()
+    database["CONN_MAX_AGE"] = kept
+
+
+@pytest.fixture
+def open_asgi_browser(browser, asgi_server):
+    """Browser sessions on the ASGI server (pages that follow their match live)."""
+    yield from _sessions(browser, asgi_server.url)
 
 
 def _closed_port() -> int:
@@ -256,6 +325,19 @@ def database_away(django_db_blocker):
         connection.close()
     connection.settings_dict.clear()
     connection.settings_dict.update(saved)
+
+
+@pytest.fixture
+def redis_away(settings):
+    """Redis cannot be reached by the live streams and the presence notes."""
+    from games import events, presence
+
+    settings.REDIS_URL = f"redis://127.0.0.1:{_closed_port()}/0"
+    events._publisher.cache_clear()
+    presence._client.cache_clear()
+    yield
+    events._publisher.cache_clear()
+    presence._client.cache_clear()
 
 
 @pytest.fixture

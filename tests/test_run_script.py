@@ -166,3 +166,14 @@ def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path):
     assert code == 130, said
     assert "Traceback" not in said and "ERROR/" not in said, said
     assert refused(urllib.parse.urlsplit(site).port) and refused(redis)
+
+
+def test_the_site_is_served_by_the_asgi_server_with_its_live_streams(tmp_path):
+    run, site, log = start_site(tmp_path)
+    try:
+        with urllib.request.urlopen(f"{site}/", timeout=5) as answer:
+            assert answer.headers["Server"] == "uvicorn"
+        assert status(f"{site}/static/js/live.js") == 200
+        assert status(f"{site}/game/1/live/") == 404  # no such match: not an error
+    finally:
+        stop_site(run)

@@ -44,7 +44,7 @@ from games.services.lobby import (
     start_against_bot,
     start_solo,
 )
-from games.services.matchview import MatchView, draft, history, solo_line
+from games.services.matchview import MatchView, draft, history, solo_line, version
 from games.services.play import (
     commit,
     extend,
@@ -100,6 +100,7 @@ __all__ = [
     "start_against_bot",
     "start_solo",
     "touch",
+    "version",
     "view_match",
     "your_moves",
 ]

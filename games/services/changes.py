@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import metrics
 from games.models import Match, Move, Notification, Profile, Seat
-from games.services import pushes
+from games.services import live, pushes
 from games.services.prepared import Prepared
 from games.services.record import Record, moves_of, replay, seats_of
 
@@ -60,8 +60,10 @@ def lock(match_id: int) -> Record:
 
 def track(record: Record) -> Record:
     """Note the fields of the record's seats as read, so that only what changes is written
-    (a seat added to the record later has no note: all its fields are written)."""
+    (a seat added to the record later has no note: all its fields are written). Its
+    readers are told what changed for them once the change commits (``live.follow``)."""
     record.stored = {seat.pk: _fields(seat) for seat in record.seats}
+    live.follow(record)
     return record
 
 

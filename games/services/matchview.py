@@ -9,6 +9,8 @@ replay the match themselves: ``draft``, ``history``, ``solo_line``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +83,26 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         drafts=owing and isinstance(rules, DraftRules),
         position=mark(record) if owing else 0,
     )
+
+
+def shown(record: Record, seat: Seat | None) -> MatchView:
+    """What the player of ``seat`` (None: anybody else) sees on the match's page: its view
+    once it has begun, only its seats while it waits for players or was called off."""
+    match = record.match
+    if match.status in (Match.Status.WAITING, Match.Status.CANCELLED):
+        return MatchView(match, record.seats, seat, None, 0)
+    return view_of(record, seat)
+
+
+def version(mv: MatchView) -> str:
+    """A word that changes whenever anything the viewer may see of the match changes, and
+    tells nothing more: made of the viewer's own view and what every page shows of the
+    seats. A page polls with it, and the live stream announces it (``services.live``)."""
+    seen = [(s.state, s.total_strikes) for s in mv.seats]
+    game = mv.view.to_dict() if mv.view is not None else None
+    text = json.dumps([mv.match.status, seen, game, mv.commitment], sort_keys=True, default=str)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return f"{mv.match.status}-{digest[:16]}"
 
 
 def draft(mv: MatchView, text: str) -> tuple[Any, IllegalMove | None]:

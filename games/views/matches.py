@@ -2,7 +2,6 @@
 moves and choices posted from it, and the replay of a finished match."""
 
 import contextlib
-import hashlib
 import json
 
 from django.contrib import messages
@@ -10,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -31,6 +31,7 @@ from games.views.common import (
     posted_data,
     too_many_new_games,
 )
+from games.views.live import streams_served
 
 PLAY = "games/game.html#play"
 POLL_SECONDS = 5
@@ -177,16 +178,6 @@ def match_view(request: HttpRequest, match_id: int) -> MatchView:
         raise Http404("No game of yours has this number.") from None
 
 
-def _version(mv: MatchView) -> str:
-    """Changes whenever anything the viewer may see changes, and tells nothing more: it is
-    made of the viewer's own view and what every page shows of the seats."""
-    seen = [(s.state, s.total_strikes) for s in mv.seats]
-    game = mv.view.to_dict() if mv.view is not None else None
-    text = json.dumps([mv.match.status, seen, game, mv.commitment], sort_keys=True, default=str)
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    return f"{mv.match.status}-{digest[:16]}"
-
-
 def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **query) -> dict:
     match = mv.match
     seat_shown = mv.seat or (mv.seats[0] if mv.seats else None)
@@ -199,14 +190,14 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         "error": error,
         "ply": mv.ply,
         # Made only when shown: a preview's partial has no version.
-        "version": SimpleLazyObject(lambda: _version(mv)),
+        "version": SimpleLazyObject(lambda: services.version(mv)),
         "game_name": find_game(match.game).name,
         "described": web.adapter_for(match.game).describe(match.options),
     }
     if mv.view is None:  # waiting for players, or called off
         context["free"] = match.players - len(mv.seats)
         context["polling"] = match.status == Match.Status.WAITING
-        return context
+        return _follow(request, mv, context)
     adapter = web.adapter_for(match.game)
     if "preview" in query:  # a partial of the turn alone, or a whole page with the turn
         query = {**query, "preview": bool(request.htmx and query["preview"])}
@@ -215,6 +206,7 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
     context["polling"] = match.status == Match.Status.ACTIVE and (
         mv.is_player and not match.is_solo and mv.seat.deadline is None
     )
+    _follow(request, mv, context)
     if not match.is_solo:
         # Made only when shown: a preview's partial has no log.
         context["log"] = SimpleLazyObject(lambda: adapter.log(mv))
@@ -240,6 +232,14 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
             context["rating_changes"] = {
                 c.player_id: c for c in RatingChange.objects.filter(match=match)
             }
+    return context
+
+
+def _follow(request: HttpRequest, mv: MatchView, context: dict) -> dict:
+    """A page that polls for the others' moves follows them live where the server streams
+    (``live``: the stream's address); it polls while the stream is away."""
+    if context["polling"] and streams_served(request):
+        context["live"] = reverse("live", args=[mv.match.pk])
     return context
 
 
@@ -289,7 +289,7 @@ def game(request: HttpRequest, match_id: int) -> HttpResponse:
     if mv.seat is not None and not mv.match.is_solo:
         presence.note(request.user.pk, mv.match.pk)  # no "your move" push while it is open
     if "poll" in request.GET:
-        if request.GET["poll"] == _version(mv):
+        if request.GET["poll"] == services.version(mv):
             return HttpResponse(status=204)
         return _show(request, mv)
     if mv.view is None:

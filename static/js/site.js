@@ -340,3 +340,11 @@ for (const form of document.querySelectorAll("form[data-conditions]")) {
   applyConditions(form);
   form.addEventListener("change", () => applyConditions(form));
 }
+
+// The service worker: the offline page and the site's notifications. A browser that has
+// none, or refuses it, goes on without them.
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+  });
+}

@@ -1,0 +1,106 @@
+"""Pages that wait for the others follow them live on the ASGI server: the other player's
+move shows within a second, without a reload and without a single poll."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from tests.browser.test_solo import answered, log_in
+from tests.test_match_services import make_match, play
+from tests.test_nmbrs_site import nmbrs_match, state
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def following(session, path: str):
+    """The page at ``path``, once its live stream is open, with a note that is lost if the
+    page is loaded again, and a count of the polls it sends."""
+    page = session.page
+    polls: list[str] = []
+    page.on("request", lambda request: "poll=" in request.url and polls.append(request.url))
+    session.goto(path)
+    expect(page.locator("html")).to_have_attribute("data-live", "open")
+    page.evaluate("() => { window.notReloaded = true; }")
+    return page, polls
+
+
+def still_the_same_page(page) -> bool:
+    return page.evaluate("() => window.notReloaded === true")
+
+
+def test_the_next_round_reaches_the_waiting_player_within_a_second(open_asgi_browser, alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    waiting = open_asgi_browser()
+    log_in(waiting, "alice")
+    alice_page, polls = following(waiting, match.get_absolute_url())
+    expect(alice_page.locator("[data-waiting]")).to_contain_text("Waiting for")
+    moving = open_asgi_browser()
+    bob_page = log_in(moving, "bob")
+    moving.goto(match.get_absolute_url())
+    expect(bob_page.locator(".round strong")).to_have_text("1")
+    answered(bob_page, lambda: bob_page.keyboard.press("Enter"))
+    expect(alice_page.locator(".round strong")).to_have_text("2", timeout=1000)
+    expect(alice_page.locator("[data-current]")).to_be_visible()
+    assert still_the_same_page(alice_page)
+    assert polls == []
+
+
+def test_a_move_at_the_nmbrs_table_reaches_the_other_player_within_a_second(
+    open_asgi_browser, alice, bob
+):
+    match = nmbrs_match(alice, bob)
+    game = state(match)
+    assert game.to_move == 0
+    session = open_asgi_browser()
+    log_in(session, "bob")
+    bob_page, polls = following(session, match.get_absolute_url())
+    shown = bob_page.locator("#play").get_attribute("data-version")
+    move = services.load(match).rules.auto_move(game, 0)
+    services.play(match.pk, alice, str(move), 0)
+    expect(bob_page.locator("#play")).not_to_have_attribute("data-version", shown, timeout=1000)
+    assert still_the_same_page(bob_page)
+    assert polls == []
+
+
+def test_the_waiting_room_sees_the_match_begin_within_a_second(open_asgi_browser, alice, bob):
+    match = services.create_match(alice, players=2, time_control="1d", rated=False, invite=["bob"])
+    session = open_asgi_browser()
+    log_in(session, "alice")
+    page, polls = following(session, match.get_absolute_url())
+    services.join(match.pk, bob)
+    expect(page.locator("[data-current]")).to_be_visible(timeout=1000)
+    assert still_the_same_page(page)
+    assert polls == []
+
+
+def test_without_a_stream_the_page_polls_as_before(open_browser, alice, bob):
+    """Django's test server (WSGI) streams nothing: the waiting page polls and sees the
+    next round all the same."""
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    session = open_browser()
+    page = log_in(session, "alice")
+    polls: list[str] = []
+    page.on("request", lambda request: "poll=" in request.url and polls.append(request.url))
+    session.goto(match.get_absolute_url())
+    expect(page.locator("[data-waiting]")).to_contain_text("Waiting for")
+    play(match, bob)
+    expect(page.locator(".round strong")).to_have_text("2", timeout=12_000)
+    assert polls and page.locator("html[data-live]").count() == 0
+
+
+def test_without_redis_the_page_polls_and_says_nothing_wrong(
+    open_asgi_browser, alice, bob, redis_away
+):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    session = open_asgi_browser()
+    page = log_in(session, "alice")
+    polls: list[str] = []
+    page.on("request", lambda request: "poll=" in request.url and polls.append(request.url))
+    session.goto(match.get_absolute_url())
+    expect(page.locator("[data-waiting]")).to_contain_text("Waiting for")
+    play(match, bob)
+    expect(page.locator(".round strong")).to_have_text("2", timeout=12_000)
+    assert polls and page.locator("html[data-live]").count() == 0

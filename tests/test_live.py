@@ -1,0 +1,293 @@
+"""Live streams: each reader is told the new version of their own page when a change they can
+see commits, and nothing else; the ASGI server streams it; without Redis pages poll."""
+
+import contextlib
+import http.client
+import json
+import queue
+import re
+import socket
+import threading
+import time
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+import redis
+from django.conf import settings
+from django.urls import reverse
+
+from games import events, presence, services
+from games.models import Match
+from tests.test_match_services import make_match, play, seat_of
+
+VERSION = re.compile(r"^(waiting|active|finished|cancelled)-[0-9a-f]{16}$")
+
+
+class Channels:
+    """A subscriber to channels, as the server's hub is: what each got, in order."""
+
+    def __init__(self, *names: str) -> None:
+        self.client = redis.Redis.from_url(settings.REDIS_URL)
+        self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+        self.pubsub.subscribe(*names)
+        self.got: dict[str, list[str]] = {name: [] for name in names}
+
+    def read(self, seconds: float = 0.3) -> dict[str, list[str]]:
+        ends = time.monotonic() + seconds
+        while (left := ends - time.monotonic()) > 0:
+            message = self.pubsub.get_message(timeout=left)
+            if message and message["type"] == "message":
+                self.got[message["channel"].decode()].append(message["data"].decode())
+        return self.got
+
+    def close(self) -> None:
+        self.pubsub.close()
+        self.client.close()
+
+
+@pytest.fixture
+def channels():
+    opened: list[Channels] = []
+
+    def subscribe(*names: str) -> Channels:
+        opened.append(Channels(*names))
+        return opened[-1]
+
+    yield subscribe
+    for one in opened:
+        one.close()
+
+
+def page_version(client, match, user) -> str:
+    client.force_login(user)
+    html = client.get(match.get_absolute_url()).content.decode()
+    return re.search(r'data-version="([\w-]+)"', html).group(1)
+
+
+def test_a_new_round_tells_the_waiting_player_the_version_their_page_then_shows(
+    transactional_db, channels, client, alice, bob
+):
+    match = make_match(alice, bob, pace="rounds")
+    mine = events.channel(match.pk, "0")
+    theirs = events.channel(match.pk, "1")
+    heard = channels(mine, theirs)
+    play(match, alice)
+    heard.read()
+    heard.got[mine].clear()
+    play(match, bob)  # the round is over: alice gets her next tile
+    got = heard.read()
+    assert len(got[mine]) == 1
+    assert VERSION.match(got[mine][0])
+    assert got[mine][0] == page_version(client, match, alice)
+    assert got[theirs][-1] == page_version(client, match, bob)
+
+
+def test_in_free_pace_a_player_ahead_moving_tells_those_behind_nothing(
+    transactional_db, channels, alice, bob
+):
+    match = make_match(alice, bob, pace="free")
+    behind = events.channel(match.pk, "1")
+    ahead = events.channel(match.pk, "0")
+    heard = channels(behind, ahead)
+    for _ in range(3):
+        play(match, alice)
+    got = heard.read()
+    assert got[behind] == []
+    assert len(got[ahead]) == 3  # her own other tabs follow her moves
+
+
+def test_an_event_is_the_version_alone(transactional_db, channels, alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    heard = channels(events.channel(match.pk, "0"), events.channel(match.pk, "1"))
+    play(match, alice)
+    play(match, bob)
+    messages = [m for got in heard.read().values() for m in got]
+    assert messages and all(VERSION.match(m) for m in messages)
+    assert events.event(messages[0]) == (
+        f'event: changed\ndata: {{"version": "{messages[0]}"}}\n\n'.encode()
+    )
+
+
+def test_a_refused_move_tells_nobody_anything(transactional_db, channels, alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    heard = channels(events.channel(match.pk, "0"), events.channel(match.pk, "1"))
+    with pytest.raises(services.MoveRefused):
+        services.play(match.pk, alice, "place 0@0,0r0", 0)
+    assert heard.read() == {events.channel(match.pk, "0"): [], events.channel(match.pk, "1"): []}
+
+
+def test_a_seat_taken_in_an_open_match_tells_its_creator_and_its_watchers(
+    transactional_db, channels, alice, bob, carol
+):
+    match = services.create_match(alice, players=3, time_control="1d", rated=False, open=True)
+    creator = events.channel(match.pk, "0")
+    watch = events.channel(match.pk, "watch")
+    heard = channels(creator, watch)
+    services.join(match.pk, bob)
+    got = heard.read()
+    assert len(got[creator]) == 1 and len(got[watch]) == 1
+    services.join(match.pk, carol)  # the match starts: others may no longer look at it
+    got = heard.read()
+    assert len(got[creator]) == 2 and len(got[watch]) == 1
+
+
+def test_the_page_names_its_stream_only_where_a_server_streams(client, alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    client.force_login(alice)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "data-polling" in html and "data-live" not in html  # WSGI: the page polls
+    assert client.get(reverse("live", args=[match.pk])).status_code == 204
+
+
+def test_under_asgi_a_waiting_page_names_its_stream_and_a_moving_one_does_not(
+    asgi_server, client, alice, bob
+):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    stream = f'data-live="{reverse("live", args=[match.pk])}"'
+    assert stream in fetch(asgi_server.url, match.get_absolute_url(), session_of(client, alice))
+    assert "data-live" not in fetch(
+        asgi_server.url, match.get_absolute_url(), session_of(client, bob)
+    )
+
+
+def fetch(base_url: str, path: str, session: str) -> str:
+    request = urllib.request.Request(
+        base_url + path, headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={session}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read().decode()
+
+
+class Stream:
+    """A Server-Sent Events stream read as a browser reads it (a thread reads its lines)."""
+
+    def __init__(self, base_url: str, path: str, session: str | None) -> None:
+        where = urlsplit(base_url)
+        self.connection = http.client.HTTPConnection(where.hostname, where.port, timeout=10)
+        headers = {"Accept": "text/event-stream"}
+        if session:
+            headers["Cookie"] = f"{settings.SESSION_COOKIE_NAME}={session}"
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        self.connection.sock.settimeout(None)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            while line := self.response.readline():
+                self.lines.put(line.decode())
+        except Exception:  # the stream was closed under the reader
+            pass
+
+    def events(self, seconds: float) -> list[str]:
+        """The versions announced within ``seconds``."""
+        found, ends = [], time.monotonic() + seconds
+        while (left := ends - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line.startswith("data: "):
+                found.append(json.loads(line[6:])["version"])
+        return found
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.connection.sock.shutdown(socket.SHUT_RDWR)
+        self.connection.close()
+
+
+def session_of(client, user) -> str:
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def test_the_asgi_server_streams_the_waiting_players_next_version(asgi_server, client, alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    shown = page_version(client, match, alice)
+    path = reverse("live", args=[match.pk]) + f"?version={shown}"
+    stream = Stream(asgi_server.url, path, session_of(client, alice))
+    try:
+        assert stream.response.status == 200
+        assert stream.response.getheader("Content-Type") == "text/event-stream"
+        assert stream.response.getheader("X-Accel-Buffering") == "no"
+        assert stream.events(0.5) == []  # the page is up to date: nothing to say
+        assert presence.looking(alice.pk, match.pk)
+        started = time.monotonic()
+        play(match, bob)
+        got = stream.events(1)
+        assert time.monotonic() - started < 1.5
+        assert got == [page_version(client, match, alice)]
+    finally:
+        stream.close()
+
+
+def test_a_page_behind_is_told_at_once_when_its_stream_opens(asgi_server, client, alice, bob):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    shown = page_version(client, match, alice)
+    play(match, bob)
+    path = reverse("live", args=[match.pk]) + f"?version={shown}"
+    stream = Stream(asgi_server.url, path, session_of(client, alice))
+    try:
+        assert stream.events(1) == [page_version(client, match, alice)]
+    finally:
+        stream.close()
+
+
+def test_nobody_else_follows_a_running_match(asgi_server, client, alice, bob, carol):
+    match = make_match(alice, bob, pace="rounds")
+    path = reverse("live", args=[match.pk])
+    for session in (session_of(client, carol), None):
+        stream = Stream(asgi_server.url, path, session)
+        assert stream.response.status == 404
+        stream.close()
+
+
+def test_a_finished_or_solo_game_has_nothing_to_stream(asgi_server, client, alice):
+    solo = services.start_solo(alice, seed=3)
+    stream = Stream(asgi_server.url, reverse("live", args=[solo.pk]), session_of(client, alice))
+    assert stream.response.status == 204
+    stream.close()
+    Match.objects.filter(pk=solo.pk).update(kind=Match.Kind.MATCH, status=Match.Status.FINISHED)
+    stream = Stream(asgi_server.url, reverse("live", args=[solo.pk]), session_of(client, alice))
+    assert stream.response.status == 204
+    stream.close()
+
+
+def test_without_redis_moves_are_answered_and_pages_poll(
+    asgi_server, client, alice, bob, redis_away
+):
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    play(match, bob)  # announced to nobody: answered all the same
+    assert seat_of(match, alice).progress == 1
+    stream = Stream(asgi_server.url, reverse("live", args=[match.pk]), session_of(client, alice))
+    assert stream.response.status == 204  # the page polls
+    stream.close()
+    assert not presence.looking(alice.pk, match.pk)
+
+
+def test_the_metrics_count_open_streams(asgi_server, client, alice, bob):
+    from prometheus_client import REGISTRY
+
+    def open_now() -> float:
+        return REGISTRY.get_sample_value("nmbr9site_live_streams")
+
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    before = open_now()
+    stream = Stream(asgi_server.url, reverse("live", args=[match.pk]), session_of(client, alice))
+    stream.events(0.3)
+    assert open_now() == before + 1
+    stream.close()
+    for _ in range(50):
+        if open_now() == before:
+            break
+        time.sleep(0.05)
+    assert open_now() == before
