@@ -8,6 +8,8 @@
   const form = document.querySelector("[data-push-add]");
   if (!form) return;
   const button = form.querySelector("[data-push-button]");
+  // Seconds to wait for the browser's service worker, then for its push service.
+  const WAIT = 20;
 
   // Says ``text`` under the button (an error, unless ``ok``).
   function say(text, ok = false) {
@@ -30,19 +32,28 @@
     return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
   }
 
+  // ``promise``, or a failure after ``seconds``: a browser whose push service cannot be
+  // reached may never answer a subscription (Chromium without Google's keys waits forever).
+  function within(seconds, promise) {
+    const late = new Promise((_, fail) => {
+      setTimeout(() => fail(new Error("no answer")), seconds * 1000);
+    });
+    return Promise.race([promise, late]);
+  }
+
   // The browser's subscription to the site's pushes; one made with another key (the site's
   // keys changed) is replaced.
   async function subscription() {
     await navigator.serviceWorker.register(form.dataset.sw);
-    const registration = await navigator.serviceWorker.ready;
+    const registration = await within(WAIT, navigator.serviceWorker.ready);
     const options = { userVisibleOnly: true, applicationServerKey: keyBytes(form.dataset.key) };
     try {
-      return await registration.pushManager.subscribe(options);
+      return await within(WAIT, registration.pushManager.subscribe(options));
     } catch (error) {
       const old = await registration.pushManager.getSubscription();
       if (!old) throw error;
       await old.unsubscribe();
-      return registration.pushManager.subscribe(options);
+      return within(WAIT, registration.pushManager.subscribe(options));
     }
   }
 
