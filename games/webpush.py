@@ -100,6 +100,11 @@ def send_many(ids: list[int], *, now: datetime | None = None) -> int:
     return sent
 
 
+def reachable_again() -> None:
+    """Try every push service at the next push, however recently one did not answer."""
+    _away.clear()
+
+
 def _host(endpoint: str) -> str:
     return urlsplit(endpoint).netloc
 

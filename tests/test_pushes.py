@@ -5,17 +5,21 @@ VAPID signature and decrypts every push with the device's keys (tests/pushservic
 is moved in the database, never by sleeping.
 """
 
+import socket
+import time
 from datetime import timedelta
 
 import pytest
 import redis
 from django.conf import settings
 from django.utils import timezone
+from prometheus_client import REGISTRY
 
 from games import presence, webpush
 from games.models import Match, Profile, PushMessage, PushSubscription, Seat
 from games.services import lobby, pushes, puzzles
 from games.tasks import sweep
+from tests.pushservice import Device
 from tests.test_match_services import make_match, play, play_to_end, seat_of
 from tests.test_match_tasks import drain, lose_tasks
 from tests.test_tasks import wait_for
@@ -176,6 +180,7 @@ def test_a_push_that_keeps_failing_is_tried_with_growing_waits_then_given_up(
     push_service.answers[device.endpoint] = 500
     a_round(match, alice, bob)
     (message,) = PushMessage.objects.all()
+    failed = counted("move", "failed")
     now = timezone.now()
     waits = []
     for _ in range(webpush.ATTEMPTS - 1):
@@ -188,6 +193,7 @@ def test_a_push_that_keeps_failing_is_tried_with_growing_waits_then_given_up(
     webpush.send_many([message.pk], now=now)
     assert not PushMessage.objects.exists()  # given up
     assert push_service.tried(device) == webpush.ATTEMPTS
+    assert counted("move", "failed") - failed == webpush.ATTEMPTS
     assert PushSubscription.objects.filter(pk=message.device_id).exists()  # the device stays
 
 
@@ -302,3 +308,57 @@ def test_nothing_is_written_or_sent_without_vapid_keys(settings, push_service, a
     a_round(match, alice, bob)
     assert not PushMessage.objects.exists()
     assert webpush.due() == []
+
+
+def counted(kind: str, outcome: str) -> float:
+    return (
+        REGISTRY.get_sample_value("nmbr9site_pushes_total", {"kind": kind, "outcome": outcome}) or 0
+    )
+
+
+@pytest.fixture
+def silent_service():
+    """A push service that takes connections and never answers."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    webpush.reachable_again()
+
+
+@pytest.mark.django_db
+def test_a_push_service_that_does_not_answer_holds_a_task_once_not_for_every_push(
+    vapid, silent_service, alice, bob, monkeypatch
+):
+    monkeypatch.setattr(webpush, "TIMEOUT", (1.0, 1.0))
+    match = make_match(alice, bob)
+    for n in range(3):
+        device = Device(f"{silent_service}/push/{n}", vapid)
+        pushes.subscribe(alice, device.json(), CHROME_ON_ANDROID)
+    a_round(match, alice, bob)
+    ids = list(PushMessage.objects.order_by("pk").values_list("pk", flat=True))
+    assert len(ids) == 3
+
+    started = time.monotonic()
+    assert webpush.send_many(ids) == 0
+    assert time.monotonic() - started < 2.5  # one wait of a second, not three
+    tried, *left = PushMessage.objects.order_by("pk")
+    assert tried.attempts == 1 and tried.send_at > timezone.now()  # tried again later
+    assert [(m.attempts, m.send_at <= timezone.now()) for m in left] == [(0, True)] * 2
+    assert set(webpush.due()) == {m.pk for m in left}  # still due, for the sweep
+
+
+@pytest.mark.django_db
+def test_the_sweep_forgets_pushes_sent_more_than_a_day_ago(push_service, alice, bob):
+    match = make_match(alice, bob)
+    add_device(push_service, alice)
+    add_device(push_service, alice)
+    a_round(match, alice, bob)
+    sent, waiting = PushMessage.objects.order_by("pk")
+    assert webpush.send_many([sent.pk]) == 1
+    long_ago = timezone.now() - webpush.KEPT - timedelta(minutes=1)
+    PushMessage.objects.update(created=long_ago)
+    sweep()
+    assert list(PushMessage.objects.all()) == [
+        waiting
+    ]  # sent long ago: forgotten; not yet sent: kept
