@@ -7,7 +7,7 @@ a push to try again. ``send_many`` settles a batch:
 - each push is claimed first (``send_at`` moved ``LEASE`` ahead, if it is still the one
   read), so that two workers never both send it; once its push service has taken it,
   ``send_at`` is cleared, so a device is never sent a push twice, however its other devices
-  fare (the row is kept a day, for the hourly limit of "your move", then ``prune``\\d);
+  fare (the row is kept a day, for the hourly limit of "your move": ``prune``);
 - "your move" waits for nobody who has the match open (``presence.looking``): it is
   dropped, as are "your move" and the alarm once the move is no longer owed, and an
   invitation once it is answered or called off;
