@@ -180,6 +180,20 @@ class SettingsForm(SideLabels, forms.ModelForm):
         )
 
 
+class PushKindsForm(SideLabels, forms.ModelForm):
+    """Which kinds of push notification the player's devices get."""
+
+    class Meta:
+        model = Profile
+        fields = ["push_move", "push_alarm", "push_invite", "push_result"]
+        labels = {
+            "push_move": gettext_lazy("Your move"),
+            "push_alarm": gettext_lazy("Time running out"),
+            "push_invite": gettext_lazy("Invitations and challenges"),
+            "push_result": gettext_lazy("Results"),
+        }
+
+
 class ChallengeForm(SideLabels, forms.Form):
     invite = forms.CharField(
         label=gettext_lazy("Invite"),

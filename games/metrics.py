@@ -3,8 +3,9 @@
 Counted where things happen: requests by view and status with their latency
 (``middleware.CountRequests``), moves per game once committed (``services.changes``), tasks
 done and failed per kind (Celery's signals, in the worker), the sweep's duration, e-mails
-sent and failed. Read from the database and Redis when scraped (``AtScrape``): seats owing
-a move against the clock, those overdue and the oldest one's age, the length of each queue.
+and push notifications sent and failed. Read from the database and Redis when scraped
+(``AtScrape``): seats owing a move against the clock, those overdue and the oldest one's
+age, the length of each queue.
 
 The web server and the Celery workers are several processes: with PROMETHEUS_MULTIPROC_DIR
 set (the same empty directory for all of them on a machine, emptied before they start),
@@ -55,6 +56,12 @@ SWEEP_SECONDS = Histogram(
 )
 MAILS = Counter(
     "nmbr9site_mails", "E-mails, by kind and outcome (sent, failed).", ["kind", "outcome"]
+)
+PUSHES = Counter(
+    "nmbr9site_pushes",
+    "Push notifications, by kind and outcome (sent, failed, gone: the device was forgotten, "
+    "dropped: no longer wanted).",
+    ["kind", "outcome"],
 )
 LIVE_STREAMS = Gauge(
     "nmbr9site_live_streams", "Live streams of game pages open now.", multiprocess_mode="livesum"

@@ -6,7 +6,7 @@ work in the database and sends it again, and each task claims its rows before ac
 
 from celery import shared_task
 
-from games import health, metrics, notifications, queue, services
+from games import health, metrics, notifications, queue, services, webpush
 from games import sweep as due
 from games.services import botplay, bots, guests, puzzles
 
@@ -21,9 +21,9 @@ def _batches(ids: list[int]):
 
 @shared_task(ignore_result=True)
 def sweep() -> dict[str, int]:
-    """Send every piece of due work: expiries, reminders, e-mails, ratings, par, stats, the
-    moves bots owe, and guests idle long enough to be removed; then note that it ran
-    (/readyz)."""
+    """Send every piece of due work: expiries, reminders, e-mails, pushes, ratings, par,
+    stats, the moves bots owe, and guests idle long enough to be removed; then note that it
+    ran (/readyz)."""
     with metrics.SWEEP_SECONDS.time():
         sent = _sweep()
     health.swept()
@@ -40,6 +40,10 @@ def _sweep() -> dict[str, int]:
     mails = notifications.due()
     for batch in _batches(mails):
         queue.send_now(send_mails.name, batch)
+    pushes = webpush.due()
+    for batch in _batches(pushes):
+        queue.send_now(send_pushes.name, batch)
+    webpush.prune()
     unrated = due.unrated_matches()
     for match_id in unrated:
         queue.send_now(rate_match.name, match_id)
@@ -60,6 +64,7 @@ def _sweep() -> dict[str, int]:
         "expiries": len(seat_ids),
         "reminders": len(reminders),
         "mails": len(mails),
+        "pushes": len(pushes),
         "ratings": len(unrated),
         "puzzle_ratings": len(attempts),
         "par": pars,
@@ -83,6 +88,11 @@ def remind_seats(seat_ids: list[int]) -> None:
 @shared_task(ignore_result=True)
 def send_mails(seat_ids: list[int]) -> None:
     notifications.send_many(seat_ids)
+
+
+@shared_task(ignore_result=True)
+def send_pushes(message_ids: list[int]) -> None:
+    webpush.send_many(message_ids)
 
 
 @shared_task(ignore_result=True)

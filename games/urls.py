@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from games import learn
 from games.inputs import IdConverter, UsernameConverter
-from games.views import accounts, app, live, matches, pages, profiles, puzzles
+from games.views import accounts, app, live, matches, pages, profiles, pushes, puzzles
 
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
@@ -19,6 +19,9 @@ urlpatterns = [
     path("settings/email/resend/", accounts.resend_link, name="resend_link"),
     path("settings/close/", accounts.close_account, name="close_account"),
     path("settings/export/", accounts.export_data, name="export_data"),
+    path("settings/push/", pushes.push_kinds, name="push_kinds"),
+    path("settings/push/devices/", pushes.add_device, name="add_device"),
+    path("settings/push/devices/<id:device_id>/", pushes.remove_device, name="remove_device"),
     path("email/confirm/<str:token>/", accounts.confirm_email, name="confirm_email"),
     path("privacy/", pages.privacy, name="privacy"),
     path("language/", pages.language, name="language"),

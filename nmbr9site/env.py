@@ -4,9 +4,12 @@ Each helper refuses a value it cannot understand with ``ImproperlyConfigured``
 instead of guessing, so a typo in production fails at start-up, not later.
 """
 
+import base64
 import ipaddress
 import os
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -74,3 +77,40 @@ def env_networks(
                 f"{name} must list IP addresses or networks, not {item!r}."
             ) from None
     return networks
+
+
+def _base64url(value: str) -> bytes:
+    return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+
+
+def env_vapid() -> tuple[str, str, str]:
+    """VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT, the Web Push key pair and the
+    contact the push services see: all three or none (push notifications are then off). The
+    keys are base64url-encoded as ``manage.py vapid_keys`` prints them (the private one raw,
+    the public one an uncompressed P-256 point), and must be one pair."""
+    names = ("VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT")
+    public, private, subject = (os.environ.get(name, "").strip() for name in names)
+    if not (public or private or subject):
+        return "", "", ""
+    if not (public and private and subject):
+        raise ImproperlyConfigured(f"Set {', '.join(names)} together, or none of them.")
+    if not subject.startswith(("mailto:", "https://")):
+        raise ImproperlyConfigured(
+            f"VAPID_SUBJECT must start with mailto: or https://, not {subject!r}."
+        )
+    try:
+        raw = _base64url(private)
+        if len(raw) != 32:
+            raise ValueError("not 32 bytes")
+        key = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+    except ValueError:
+        raise ImproperlyConfigured(
+            "VAPID_PRIVATE_KEY must be a base64url-encoded P-256 private key "
+            "(python manage.py vapid_keys)."
+        ) from None
+    derived = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    if base64.urlsafe_b64encode(derived).rstrip(b"=").decode() != public.rstrip("="):
+        raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY.")
+    return public, private, subject

@@ -7,7 +7,15 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from nmbr9site.env import env_bool, env_int, env_list, env_networks, env_str, env_url
+from nmbr9site.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_networks,
+    env_str,
+    env_url,
+    env_vapid,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -206,6 +214,13 @@ if env_str("EMAIL_HOST", ""):
 else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "nmbr9site <noreply@localhost>")
+
+# Web Push (games/webpush.py): the VAPID key pair (`python manage.py vapid_keys`) and a contact
+# for the push services; without them push notifications are off. A browser's push service
+# is reached over https only, but for one on this machine over http where this allows it
+# (development, the tests' own push service).
+VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT = env_vapid()
+PUSH_LOCAL_ENDPOINTS = env_bool("PUSH_LOCAL_ENDPOINTS", DEBUG)
 
 # A player gets their saved language (Settings), else their browser's, else English
 # (games.middleware.UserLanguage after Django's LocaleMiddleware). The catalogues in

@@ -339,3 +339,30 @@ def redis_away(settings):
     events._publisher.cache_clear()
     presence._client.cache_clear()
     events._away_until = 0.0
+
+
+@pytest.fixture
+def vapid(settings) -> str:
+    """VAPID keys of the test's own, so that the site sends push notifications, to push
+    services on this machine too; the public key."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from tests.pushservice import b64encode, public_bytes
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    settings.VAPID_PRIVATE_KEY = b64encode(key.private_numbers().private_value.to_bytes(32, "big"))
+    settings.VAPID_PUBLIC_KEY = b64encode(public_bytes(key))
+    settings.VAPID_SUBJECT = "mailto:tests@example.org"
+    settings.PUSH_LOCAL_ENDPOINTS = True
+    return settings.VAPID_PUBLIC_KEY
+
+
+@pytest.fixture
+def push_service(vapid):
+    """A push service of the test's own (tests/pushservice.py), for the site's keys."""
+    from tests.pushservice import PushService
+
+    service = PushService(vapid)
+    yield service
+    service.close()
+    assert service.problems == [], service.problems

@@ -13,6 +13,7 @@
 - ``boards``: the leaderboards (reads only);
 - ``guests``: visitors playing without an account, adopted on sign-up;
 - ``addresses``: e-mail addresses confirmed by a signed link (sign-up, change of address);
+- ``pushes``: a player's push devices, and the pushes each change writes for them;
 - ``closing``: closing an account at its owner's request;
 - ``export``: everything kept about a player, for "Export my data" (reads only).
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import metrics
 from games.models import Match, Move, Notification, Profile, Seat
-from games.services import live
+from games.services import live, pushes
 from games.services.prepared import Prepared
 from games.services.record import Record, moves_of, replay, seats_of
 
@@ -79,7 +79,7 @@ class Changes:
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
-        self.notifications: list[tuple[int, Match | None, str, dict[str, Any]]] = []
+        self.notifications: list[tuple[int, Match | None, str, dict[str, Any], str]] = []
         self.your_move: list[tuple[int, Match, bool]] = []
         self.seats: dict[int, tuple[Seat, set[str]]] = {}
         self.matches: dict[int, tuple[Match, set[str]]] = {}
@@ -98,15 +98,18 @@ class Changes:
         record.moves.append(move)
         self.moves.append(move)
 
-    def notify(self, player_id: int, match: Match | None, text: str, /, **params: Any) -> None:
+    def notify(
+        self, player_id: int, match: Match | None, text: str, /, *, push: str = "", **params: Any
+    ) -> None:
         """A notification for the player: ``text`` is the English message (marked with
         ``gettext_noop``), written in the player's own language with ``params`` (anything,
-        said as ``str()`` in that language) when the changes are written."""
-        self.notifications.append((player_id, match, text, params))
+        said as ``str()`` in that language) when the changes are written. With ``push`` (a
+        kind of ``services.pushes``, and a match) the player's devices are told too."""
+        self.notifications.append((player_id, match, text, params, push))
 
     def notify_your_move(self, player_id: int, match: Match) -> None:
         """The move in ``match`` is the player's (again): their "your move" notification
-        comes up to date."""
+        comes up to date, and their devices are told (``services.pushes``)."""
         self.your_move.append((player_id, match, True))
 
     def move_made(self, player_id: int, match: Match) -> None:
@@ -162,7 +165,10 @@ class Changes:
             match.save(update_fields=sorted(fields))
         Move.objects.bulk_create(self.moves)
         Notification.objects.bulk_create(_in_their_languages(self.notifications))
-        _your_move_notifications(self.your_move)
+        owed = _your_move_notifications(self.your_move)
+        told = [(p, m, kind, text, params) for p, m, text, params, kind in self.notifications]
+        moves = [(p, m, pushes.MOVE, text, params) for p, m, text, params in owed]
+        pushes.write([push for push in told if push[2]] + moves)
         groups: dict[tuple[str, ...], list[Seat]] = defaultdict(list)
         for seat, fields in self.seats.values():
             groups[tuple(sorted(fields))].append(seat)
@@ -182,7 +188,7 @@ def _in_their_languages(pending) -> list[Notification]:
         return []
     saved = Profile.languages_of({player_id for player_id, *_rest in pending})
     made = []
-    for player_id, match, text, params in pending:
+    for player_id, match, text, params, *_push in pending:
         with translation.override(saved.get(player_id, settings.LANGUAGE_CODE)):
             words = gettext(text)
             if params:
@@ -211,14 +217,15 @@ def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
         cursor.executemany(sql, rows)
 
 
-def _your_move_notifications(changes: list[tuple[int, Match, bool]]) -> None:
+def _your_move_notifications(changes: list[tuple[int, Match, bool]]) -> list[tuple]:
     """One "your move" per player and match at most, read or not, and only while the move is
     theirs: each player's last change in a match says whether they owe it (``due``). The
     notification there was goes, and a player who owes the move gets it anew: unread, now,
-    in their language. Two statements for them all."""
+    in their language. Two statements for them all. The moves owed: (player id, match,
+    text, params)."""
     last = {(player_id, match.pk): (player_id, match, due) for player_id, match, due in changes}
     if not last:
-        return
+        return []
     players: dict[int, list[int]] = defaultdict(list)
     for player_id, match_id in last:
         players[match_id].append(player_id)
@@ -237,3 +244,4 @@ def _your_move_notifications(changes: list[tuple[int, Match, bool]]) -> None:
         notification.kind = Notification.Kind.MOVE
         notification.created = now
     Notification.objects.bulk_create(made)
+    return owed

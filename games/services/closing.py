@@ -2,8 +2,9 @@
 
 What identifies the person goes: the name becomes ``closed-N`` (N: the account's number,
 shown as "closed account N" in the reader's language), the e-mail addresses, the password
-(the account can no longer log in) and its sessions, the settings,
-notifications, ratings, figures and daily results (so every leaderboard drops it). Its
+(the account can no longer log in) and its sessions, the settings, the devices that got
+its push notifications, notifications, ratings, figures and daily results (so every
+leaderboard drops it). Its
 finished games stay, for the other players, under that name; the matches it was playing
 are resigned, and those not started yet are called off.
 """
@@ -26,6 +27,7 @@ from games.models import (
     Notification,
     PlayerStats,
     Profile,
+    PushSubscription,
     Rating,
     Seat,
 )
@@ -49,6 +51,7 @@ def close(user: User) -> None:
         Profile.objects.filter(player=user).update(
             pending_email="", language="", email_on_move=False, last_seen=None
         )
+        PushSubscription.objects.filter(player=user).delete()  # with the pushes waiting
         Rating.objects.filter(player=user).delete()
         PlayerStats.objects.filter(player=user).delete()
         DailyResult.objects.filter(player=user).delete()

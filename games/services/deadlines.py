@@ -25,7 +25,7 @@ from django.utils.translation import gettext_noop
 
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Seat
-from games.services import bots, finish
+from games.services import bots, finish, pushes
 from games.services.changes import Changes, track
 from games.services.commitments import auto_move
 from games.services.record import Record, replay
@@ -254,8 +254,8 @@ def _expire_seat(record: Record, changes: Changes, seat: Seat, now: datetime) ->
 
 
 def remind(seat_id: int, *, now: datetime | None = None) -> bool:
-    """The 80% reminder of a seat's current deadline, once: a notification, and its e-mail
-    made due. False if it is not due or already done."""
+    """The 80% reminder of a seat's current deadline, once: a notification, a push to the
+    player's devices, and its e-mail made due. False if it is not due or already done."""
     now = now or timezone.now()
     with transaction.atomic():
         claimed = Seat.objects.filter(
@@ -268,6 +268,7 @@ def remind(seat_id: int, *, now: datetime | None = None) -> bool:
                 seat.player_id,
                 seat.match,
                 gettext_noop("Time is running out in %(match)s."),
+                push=pushes.ALARM,
                 match=seat.match,
             )
             changes.flush()

@@ -12,7 +12,18 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games.models import DailyResult, Match, Move, Notification, Profile, Rating, RatingChange, Seat
+from games.models import (
+    DailyResult,
+    Match,
+    Move,
+    Notification,
+    Profile,
+    PushSubscription,
+    Rating,
+    RatingChange,
+    Seat,
+)
+from games.services import pushes
 
 #: The version of this file's layout.
 FORMAT = 1
@@ -35,7 +46,14 @@ def everything(user: User) -> dict:
             "last_login": _when(user.last_login),
             "language": profile.language if profile else "",
             "email_on_move": profile.email_on_move if profile else True,
+            "push_notifications": {
+                kind: getattr(profile, f"push_{kind}") if profile else True for kind in pushes.KINDS
+            },
         },
+        "push_devices": [
+            {"endpoint": d.endpoint, "user_agent": d.user_agent, "added": _when(d.created)}
+            for d in PushSubscription.objects.filter(player=user).order_by("created", "id")
+        ],
         "games": _games(user),
         "ratings": [
             {

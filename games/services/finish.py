@@ -29,6 +29,7 @@ from games.models import (
     RatingChange,
     Seat,
 )
+from games.services import pushes
 from games.services.changes import Changes
 from games.services.record import Record
 
@@ -49,6 +50,7 @@ def finish(record: Record, changes: Changes, outcome: Outcome, now: datetime) ->
                 seat.player_id,
                 match,
                 gettext_noop("%(match)s is over: you finished #%(rank)s."),
+                push=pushes.RESULT,
                 match=match,
                 rank=seat.rank,
             )

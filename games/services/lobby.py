@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from games.models import Match, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
-from games.services import bots, deadlines
+from games.services import bots, deadlines, pushes
 from games.services.changes import Changes, lock
 from games.services.record import MoveRefused, load
 
@@ -213,6 +213,7 @@ def create_match(
                 user.pk,
                 match,
                 gettext_noop("%(player)s invites you to a %(players)s-player match."),
+                push=pushes.INVITE,
                 player=creator.username,
                 players=players,
             )

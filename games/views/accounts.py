@@ -27,17 +27,20 @@ from games.forms import CloseAccountForm, EmailChangeForm, SettingsForm, SignupF
 from games.middleware import SESSION_LANGUAGE
 from games.models import Profile
 from games.services import addresses, closing, export
+from games.views import pushes
 from games.views.common import posted_data
 
 
 def render_settings(request: HttpRequest, *, status: int = 200, **forms) -> HttpResponse:
     """The settings page: the player's settings, their address (and the one waiting for
-    confirmation), and the forms sent back with their mistakes (``forms``)."""
+    confirmation), their push notifications, and the forms sent back with their mistakes
+    (``forms``)."""
     profile, _made = Profile.objects.get_or_create(player=request.user)
     context = {
         "form": SettingsForm(instance=profile),
         "email_form": EmailChangeForm(request.user),
         "pending_email": profile.pending_email,
+        **pushes.settings_context(request),
         **forms,
     }
     return render(request, "games/settings.html", context, status=status)

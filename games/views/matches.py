@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import accounts, services, web
+from games import accounts, presence, services, web
 from games.context_processors import owed_matches
 from games.forms import MatchForm
 from games.inputs import parse_choice, parse_int
@@ -286,6 +286,8 @@ def game(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404("No game of yours has this number.") from None
     if not request.user.is_authenticated and not mv.match.is_finished:
         return redirect_to_login(request.get_full_path())
+    if mv.seat is not None and not mv.match.is_solo:
+        presence.note(request.user.pk, mv.match.pk)  # no "your move" push while it is open
     if "poll" in request.GET:
         if request.GET["poll"] == services.version(mv):
             return HttpResponse(status=204)

@@ -1,0 +1,200 @@
+"""Sending the pushes waiting for players' devices (Web Push with VAPID, RFC 8030/8291/8292).
+
+``services.pushes`` writes a ``PushMessage`` per push and device with the change it tells
+of; a task sends it after commit, and the sweep finds those still due (``due``): a lost task,
+a push to try again. ``send_many`` settles a batch:
+
+- each push is claimed first (``send_at`` moved ``LEASE`` ahead, if it is still the one
+  read), so that two workers never both send it; once its push service has taken it,
+  ``send_at`` is cleared, so a device is never sent a push twice, however its other devices
+  fare (the row is kept a day, for the hourly limit of "your move": ``prune``);
+- "your move" waits for nobody who has the match open (``presence.looking``): it is
+  dropped, as are "your move" and the alarm once the move is no longer owed, and an
+  invitation once it is answered or called off;
+- a push service answering 404 or 410 has forgotten the device: it is removed, with its
+  pushes; any other failure is tried again after ``RETRY``, doubled with each attempt up to
+  ``RETRY_MOST``, and given up after ``ATTEMPTS`` attempts;
+- each request waits ``TIMEOUT`` seconds at most, a push service that did not answer is not
+  tried again by this process for ``AWAY`` (its pushes stay due), and a task stops taking new
+  pushes after ``BUDGET``: a push service that is down never holds a worker long.
+
+Nothing is sent without VAPID keys (``services.pushes.enabled``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import datetime, timedelta
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+import requests
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from games import metrics, presence
+from games.models import Match, PushMessage, PushSubscription, Seat
+from games.services import pushes
+
+logger = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)
+RETRY = timedelta(minutes=1)
+RETRY_MOST = timedelta(hours=1)
+ATTEMPTS = 6
+#: Seconds to wait for a push service to connect, and then to answer.
+TIMEOUT = (3.0, 5.0)
+#: Seconds a push service that did not answer is left alone by this process.
+AWAY = 60.0
+#: Seconds after which a task takes no further push (those left stay due for the sweep).
+BUDGET = 25.0
+#: How long a push service keeps a push for a device that is offline, at most.
+TTL = timedelta(hours=12)
+#: How long a sent push is kept.
+KEPT = timedelta(days=1)
+
+_away: dict[str, float] = {}
+
+
+def due(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """The pushes due now (none while push notifications are off)."""
+    if not pushes.enabled():
+        return []
+    now = now or timezone.now()
+    return list(
+        PushMessage.objects.filter(send_at__lte=now)
+        .order_by("send_at")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def prune(now: datetime | None = None) -> int:
+    """Forget the pushes sent more than ``KEPT`` ago; how many."""
+    before = (now or timezone.now()) - KEPT
+    deleted, _kinds = PushMessage.objects.filter(send_at=None, created__lt=before).delete()
+    return deleted
+
+
+def send_many(ids: list[int], *, now: datetime | None = None) -> int:
+    """Send those of these pushes that are due and still wanted; how many went out."""
+    if not pushes.enabled():
+        return 0
+    started = time.monotonic()
+    sent = 0
+    messages = (
+        PushMessage.objects.select_related("device", "match")
+        .filter(pk__in=ids, send_at__lte=now or timezone.now())
+        .order_by("send_at", "pk")
+    )
+    for message in messages:
+        if time.monotonic() - started > BUDGET:
+            break
+        if _away.get(_host(message.device.endpoint), 0.0) > time.monotonic():
+            continue
+        sent += _send_claimed(message, now or timezone.now())
+    return sent
+
+
+def reachable_again() -> None:
+    """Try every push service at the next push, however recently one did not answer."""
+    _away.clear()
+
+
+def _host(endpoint: str) -> str:
+    return urlsplit(endpoint).netloc
+
+
+def _send_claimed(message: PushMessage, now: datetime) -> bool:
+    """Claim the push, and send it if it is still wanted; whether it went out."""
+    lease = now + LEASE
+    claimed = PushMessage.objects.filter(pk=message.pk, send_at=message.send_at).update(
+        send_at=lease, attempts=F("attempts") + 1
+    )
+    if not claimed:
+        return False  # somebody else has it, or has sent it
+    mine = PushMessage.objects.filter(pk=message.pk, send_at=lease)
+    ttl = _still_wanted(message, now)
+    if not ttl:
+        mine.delete()
+        metrics.PUSHES.labels(message.kind, "dropped").inc()
+        return False
+    device = message.device
+    try:
+        webpush(
+            {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}},
+            data=json.dumps(message.payload),
+            vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            timeout=TIMEOUT,
+            ttl=ttl,
+            headers={"Urgency": "high" if message.kind == pushes.ALARM else "normal"},
+        )
+    except WebPushException as failure:
+        if failure.status_code in (404, 410):
+            PushSubscription.objects.filter(pk=device.pk).delete()
+            metrics.PUSHES.labels(message.kind, "gone").inc()
+            return False
+        _failed(message, mine, now, f"answered {failure.status_code}")
+        return False
+    except requests.RequestException as failure:
+        _away[_host(device.endpoint)] = time.monotonic() + AWAY
+        _failed(message, mine, now, type(failure).__name__)
+        return False
+    except Exception as failure:  # anything else (a key the push service cannot use)
+        _failed(message, mine, now, repr(failure))
+        return False
+    mine.update(send_at=None)
+    metrics.PUSHES.labels(message.kind, "sent").inc()
+    return True
+
+
+def _failed(message: PushMessage, mine, now: datetime, why: str) -> None:
+    """Try the push again later, or give it up after ``ATTEMPTS`` attempts."""
+    metrics.PUSHES.labels(message.kind, "failed").inc()
+    attempts = message.attempts + 1
+    if attempts >= ATTEMPTS:
+        logger.warning("push %s given up after %d attempts: %s", message.pk, attempts, why)
+        mine.delete()
+        return
+    logger.info("push %s failed (%s): tried again later", message.pk, why)
+    mine.update(send_at=now + min(RETRY * 2 ** (attempts - 1), RETRY_MOST))
+
+
+def _still_wanted(message: PushMessage, now: datetime) -> int:
+    """Seconds the push service should keep the push for an offline device; 0 if it should
+    not go out at all any more."""
+    match, player_id = message.match, message.device.player_id
+    if match is None:
+        return int(TTL.total_seconds())
+    if message.kind in (pushes.MOVE, pushes.ALARM):
+        seat = Seat.objects.filter(
+            match=match,
+            player_id=player_id,
+            deadline__gt=now,
+            match__status=Match.Status.ACTIVE,
+        ).first()
+        if seat is None or (message.kind == pushes.ALARM and not seat.reminded):
+            return 0  # the move is made (an alarm of a later move: its own comes)
+        if message.kind == pushes.MOVE and presence.looking(player_id, match.pk):
+            return 0
+        return max(1, int(min(seat.deadline - now, TTL).total_seconds()))
+    if message.kind == pushes.INVITE:
+        invited = Seat.objects.filter(
+            match=match,
+            player_id=player_id,
+            state=Seat.State.INVITED,
+            match__status=Match.Status.WAITING,
+        )
+        if not invited.exists():
+            return 0
+    return int(TTL.total_seconds())
+
+
+@lru_cache(maxsize=2)
+def _vapid(private_key: str) -> Vapid:
+    return Vapid.from_string(private_key=private_key)
