@@ -1,0 +1,36 @@
+"""What is stored: matches (a solo game is a match with one seat), seats, moves, players,
+push notifications; one module each (matches, players, pushes).
+
+A match is a game (``Match.game``, a slug of ``games.registry``) with its options and seed;
+its whole state follows from those and its moves, each the text its game writes, in order.
+Nothing here changes state by itself: the service functions in ``games.services`` do,
+atomically.
+"""
+
+from games.models.matches import ChallengeOffer, DailyResult, Match, Move, Puzzle, Seat
+from games.models.players import (
+    Heartbeat,
+    Notification,
+    PlayerStats,
+    Profile,
+    Rating,
+    RatingChange,
+)
+from games.models.pushes import PushMessage, PushSubscription
+
+__all__ = [
+    "ChallengeOffer",
+    "DailyResult",
+    "Heartbeat",
+    "Match",
+    "Move",
+    "Notification",
+    "PlayerStats",
+    "Profile",
+    "PushMessage",
+    "PushSubscription",
+    "Puzzle",
+    "Rating",
+    "RatingChange",
+    "Seat",
+]
