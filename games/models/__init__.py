@@ -1,5 +1,6 @@
 """What is stored: matches (a solo game is a match with one seat), seats, moves, players,
-push notifications; one module each (matches, players, pushes).
+push notifications, players among themselves; one module each (matches, players, pushes,
+social).
 
 A match is a game (``Match.game``, a slug of ``games.registry``) with its options and seed;
 its whole state follows from those and its moves, each the text its game writes, in order.
@@ -17,8 +18,10 @@ from games.models.players import (
     RatingChange,
 )
 from games.models.pushes import PushMessage, PushSubscription
+from games.models.social import Block
 
 __all__ = [
+    "Block",
     "ChallengeOffer",
     "DailyResult",
     "Heartbeat",
