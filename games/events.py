@@ -2,7 +2,8 @@
 
 After a change commits, ``services.live`` publishes on a channel of each reader of the match
 (a seat's player, or everybody else) the new version of what that reader sees, and only
-when it changed: never a move, a card or anything else the version is made of. An open
+when it changed: never a move, a card or anything else the version is made of. Other
+messages (``{"event": kind, ...}``) go to the pages the same way, as events of that kind. An open
 game page holds one stream (``stream``), served by the ASGI server from the event loop, so
 a page waiting for the others holds no worker; on each announced version the page fetches
 its own view as a poll would.
@@ -63,16 +64,22 @@ AWAY_SECONDS = 30.0
 _away_until = 0.0
 
 
-def publish(versions: dict[str, str]) -> None:
-    """Announce each channel's new version (nothing, logged, when Redis is away: pages that
-    stream go back to polling)."""
+def changed(version: str) -> dict[str, str]:
+    """The message that tells a page its match changed: its new version and nothing else."""
+    return {"event": "changed", "version": version}
+
+
+def publish(messages: dict[str, dict]) -> None:
+    """Send each channel its message (``changed``, or another ``{"event": kind, ...}`` whose
+    kind the page listens for); nothing, logged, when Redis is away: pages that stream go
+    back to polling."""
     global _away_until
-    if not versions or time.monotonic() < _away_until:
+    if not messages or time.monotonic() < _away_until:
         return
     try:
         with _publisher().pipeline(transaction=False) as pipe:
-            for name, version in versions.items():
-                pipe.publish(name, version)
+            for name, message in messages.items():
+                pipe.publish(name, json.dumps(message))
             pipe.execute()
     except redis.RedisError as exc:
         _away_until = time.monotonic() + AWAY_SECONDS
@@ -120,7 +127,7 @@ class Hub:
 
     @asynccontextmanager
     async def listen(self, name: str):
-        """A queue of the versions announced on channel ``name`` (None: Redis went away)."""
+        """A queue of the messages sent on channel ``name`` (None: Redis went away)."""
         pubsub = await self._connect()
         queue: asyncio.Queue = asyncio.Queue()
         first = not self.listeners[name]
@@ -158,9 +165,10 @@ def available() -> bool:
         return False
 
 
-def event(version: str) -> bytes:
-    """The message that tells a page its match changed: its new version and nothing else."""
-    return f"event: changed\ndata: {json.dumps({'version': version})}\n\n".encode()
+def event(message: dict) -> bytes:
+    """A message as a Server-Sent Event: its kind, then the rest of it as JSON."""
+    kind, data = message["event"], {k: v for k, v in message.items() if k != "event"}
+    return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
 
 
 async def stream(
@@ -181,20 +189,20 @@ async def stream(
         async with the_hub.listen(name) as queue:
             yield f"retry: {RETRY_MS}\n\n".encode()
             if current != shown:
-                yield event(current)
+                yield event(changed(current))
             while (left := ends - time.monotonic()) > 0:
                 if user_id is not None and time.monotonic() >= noted:
                     await presence.anote(the_hub.client, user_id, match_id)
                     noted = time.monotonic() + HEARTBEAT
                 try:
-                    version = await asyncio.wait_for(queue.get(), min(HEARTBEAT, left))
+                    message = await asyncio.wait_for(queue.get(), min(HEARTBEAT, left))
                 except TimeoutError:
                     yield b": still here\n\n"
                     continue
-                if version is None:
+                if message is None:
                     return
                 metrics.LIVE_EVENTS.inc()
-                yield event(version)
+                yield event(json.loads(message))
     except (redis.RedisError, OSError) as exc:
         logger.warning("live stream ended: %s", type(exc).__name__)
     finally:

@@ -57,7 +57,8 @@ def follow(record: Record) -> None:
 
     def announce() -> None:
         after = versions(record)
-        events.publish({name: v for name, v in after.items() if before.get(name) != v})
+        news = {name: events.changed(v) for name, v in after.items() if before.get(name) != v}
+        events.publish(news)
 
     transaction.on_commit(announce)
 

@@ -2,7 +2,9 @@
 // announces there each new version of what this page shows, and the page then fetches its
 // own view (data-refresh), as a poll that found a change would. While the stream is open the
 // page sends no polls; while it is away (a server that streams nothing, Redis down) the page
-// polls as before, and tries the stream again a little later.
+// polls as before, and tries the stream again a little later. Other scripts listen for other
+// kinds of event on the stream: each new stream is announced by a "live:stream" event on the
+// document, whose detail is the EventSource.
 "use strict";
 
 (() => {
@@ -40,6 +42,7 @@
       announced = JSON.parse(event.data).version;
       catchUp();
     });
+    document.dispatchEvent(new CustomEvent("live:stream", { detail: stream }));
     stream.addEventListener("error", () => {
       delete document.documentElement.dataset.live;
       if (stream.readyState === EventSource.CLOSED && source === stream) {
