@@ -21,7 +21,6 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from functools import lru_cache
 
 import redis
 import redis.asyncio
@@ -50,13 +49,6 @@ def channel(match_id: int, audience: str) -> str:
     return f"{prefix}:live:{match_id}:{audience}"
 
 
-@lru_cache(maxsize=1)
-def _publisher() -> redis.Redis:
-    return redis.Redis.from_url(
-        settings.REDIS_URL, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT
-    )
-
-
 #: Once Redis has failed to take an announcement, this process makes none for this many
 #: seconds: each try may wait out the timeout (a Redis that accepts and never answers), and
 #: a move is not to wait for it again and again.
@@ -77,7 +69,7 @@ def publish(messages: dict[str, dict]) -> None:
     if not messages or time.monotonic() < _away_until:
         return
     try:
-        with _publisher().pipeline(transaction=False) as pipe:
+        with presence.client().pipeline(transaction=False) as pipe:
             for name, message in messages.items():
                 pipe.publish(name, json.dumps(message))
             pipe.execute()
@@ -160,7 +152,7 @@ def hub() -> Hub:
 def available() -> bool:
     """Whether Redis answers, so that a stream can be served."""
     try:
-        return bool(_publisher().ping())
+        return bool(presence.client().ping())
     except redis.RedisError:
         return False
 

@@ -28,7 +28,9 @@ def key(user_id: int, match_id: int) -> str:
 
 
 @lru_cache(maxsize=1)
-def _client() -> redis.Redis:
+def client() -> redis.Redis:
+    """This process's Redis client for the live pages' notes and news (``games.events``
+    publishes with it), quick to give up when Redis does not answer."""
     return redis.Redis.from_url(
         settings.REDIS_URL, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT
     )
@@ -37,7 +39,7 @@ def _client() -> redis.Redis:
 def note(user_id: int, match_id: int) -> None:
     """``user_id`` has match ``match_id`` open now (nothing if Redis is away)."""
     try:
-        _client().set(key(user_id, match_id), 1, ex=LASTS)
+        client().set(key(user_id, match_id), 1, ex=LASTS)
     except redis.RedisError as exc:
         logger.warning("presence not noted: %s", type(exc).__name__)
 
@@ -45,7 +47,7 @@ def note(user_id: int, match_id: int) -> None:
 def looking(user_id: int, match_id: int) -> bool:
     """Whether ``user_id`` has match ``match_id`` open (False when Redis is away)."""
     try:
-        return bool(_client().exists(key(user_id, match_id)))
+        return bool(client().exists(key(user_id, match_id)))
     except redis.RedisError as exc:
         logger.warning("presence not read: %s", type(exc).__name__)
         return False

@@ -333,11 +333,9 @@ def redis_away(settings):
     from games import events, presence
 
     settings.REDIS_URL = f"redis://127.0.0.1:{_closed_port()}/0"
-    events._publisher.cache_clear()
-    presence._client.cache_clear()
+    presence.client.cache_clear()
     yield
-    events._publisher.cache_clear()
-    presence._client.cache_clear()
+    presence.client.cache_clear()
     events._away_until = 0.0
 
 

@@ -74,12 +74,10 @@ def test_the_waiting_room_sees_the_match_begin_within_a_second(open_asgi_browser
     assert polls == []
 
 
-def test_without_a_stream_the_page_polls_as_before(open_browser, alice, bob):
-    """Django's test server (WSGI) streams nothing: the waiting page polls and sees the
-    next round all the same."""
+def polls_for_the_next_round(session, alice, bob) -> None:
+    """Alice waits on her page for the next round, which comes by polling."""
     match = make_match(alice, bob, pace="rounds")
     play(match, alice)
-    session = open_browser()
     page = log_in(session, "alice")
     polls: list[str] = []
     page.on("request", lambda request: "poll=" in request.url and polls.append(request.url))
@@ -88,19 +86,15 @@ def test_without_a_stream_the_page_polls_as_before(open_browser, alice, bob):
     play(match, bob)
     expect(page.locator(".round strong")).to_have_text("2", timeout=12_000)
     assert polls and page.locator("html[data-live]").count() == 0
+
+
+def test_without_a_stream_the_page_polls_as_before(open_browser, alice, bob):
+    """Django's test server (WSGI) streams nothing: the waiting page polls and sees the
+    next round all the same."""
+    polls_for_the_next_round(open_browser(), alice, bob)
 
 
 def test_without_redis_the_page_polls_and_says_nothing_wrong(
     open_asgi_browser, alice, bob, redis_away
 ):
-    match = make_match(alice, bob, pace="rounds")
-    play(match, alice)
-    session = open_asgi_browser()
-    page = log_in(session, "alice")
-    polls: list[str] = []
-    page.on("request", lambda request: "poll=" in request.url and polls.append(request.url))
-    session.goto(match.get_absolute_url())
-    expect(page.locator("[data-waiting]")).to_contain_text("Waiting for")
-    play(match, bob)
-    expect(page.locator(".round strong")).to_have_text("2", timeout=12_000)
-    assert polls and page.locator("html[data-live]").count() == 0
+    polls_for_the_next_round(open_asgi_browser(), alice, bob)
