@@ -8,8 +8,9 @@ from django.urls import reverse
 
 from games import services
 from games.models import Follow, Match, Notification, Profile, Rating
-from games.services import MoveRefused, blocks, bots, closing, export, follows
+from games.services import MoveRefused, blocks, bots, closing, export, follows, puzzles
 from tests.test_match_services import make_match
+from tests.test_puzzles import make_puzzles
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -232,3 +233,20 @@ def test_following_is_for_accounts_and_in_german(client, alice, bob):
     page = client.get(reverse("following"), HTTP_ACCEPT_LANGUAGE="de").text
     assert "Ich folge" in page and "Noch keine Wertung." in page and "Spieler finden" in page
     assert "Gerade nichts, was du ansehen kannst." in page
+
+
+def test_following_never_shows_a_followed_players_puzzle_games(client, alice, bob, carol):
+    """Today's daily and a challenge under way are games on a secret order: not listed."""
+    make_puzzles(921, 922, 923)
+    follows.follow(alice, bob)
+    daily = puzzles.play_daily(bob)
+    offer = puzzles.offer_challenge(
+        bob, invite=["carol"], players=2, open=False, rated=True, time_control="1d"
+    )
+    challenge = puzzles.pick_challenge(offer.pk, bob, offer.first_id)
+    services.join(challenge.pk, carol)
+    client.force_login(alice)
+    page = client.get(reverse("following")).text
+    for secret in (daily, challenge):
+        assert secret.get_absolute_url() not in page
+    assert "data-playing-none" in page
