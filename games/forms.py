@@ -4,6 +4,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.urls import reverse_lazy
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -79,6 +80,31 @@ def usernames(text: str) -> list[str]:
     return [name for name in text.replace(",", " ").split() if name]
 
 
+def invite_field(help_text) -> forms.CharField:
+    """The names of the players invited: a plain text field, under which the page's script
+    suggests players whose name begins with the last name typed (``players``)."""
+    return forms.CharField(
+        label=gettext_lazy("Invite"),
+        required=False,
+        max_length=200,
+        help_text=help_text,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "data-player-search": reverse_lazy("players")}
+        ),
+    )
+
+
+def link_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        required=False,
+        initial=False,
+        label=gettext_lazy("Make an invitation link"),
+        help_text=gettext_lazy(
+            "Whoever opens the link takes a free seat, with an account or as a guest."
+        ),
+    )
+
+
 def _games() -> list[tuple[str, str]]:
     from games.registry import GAMES
 
@@ -143,15 +169,11 @@ class MatchForm(SideLabels, forms.Form):
         initial="1d",
     )
     rated = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Rated"))
-    invite = forms.CharField(
-        label=gettext_lazy("Invite"),
-        required=False,
-        max_length=200,
-        help_text=gettext_lazy("Usernames separated by commas or spaces."),
-    )
+    invite = invite_field(gettext_lazy("Usernames separated by commas or spaces."))
     open = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Open the free seats in the lobby")
     )
+    link = link_field()
 
     def __init__(self, *args, game: str = DEFAULT_GAME, **kwargs):
         super().__init__(*args, **kwargs)
@@ -195,13 +217,8 @@ class PushKindsForm(SideLabels, forms.ModelForm):
 
 
 class ChallengeForm(SideLabels, forms.Form):
-    invite = forms.CharField(
-        label=gettext_lazy("Invite"),
-        required=False,
-        max_length=200,
-        help_text=gettext_lazy(
-            "Usernames separated by commas or spaces; leave empty for an open challenge."
-        ),
+    invite = invite_field(
+        gettext_lazy("Usernames separated by commas or spaces; leave empty for an open challenge.")
     )
     players = forms.TypedChoiceField(
         label=gettext_lazy("Players"), choices=_player_counts(2, 6), coerce=int, initial=2
@@ -211,6 +228,7 @@ class ChallengeForm(SideLabels, forms.Form):
     open = forms.BooleanField(
         required=False, initial=False, label=gettext_lazy("Open the free seats in the lobby")
     )
+    link = link_field()
 
     def clean_invite(self) -> list[str]:
         return usernames(self.cleaned_data["invite"])

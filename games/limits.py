@@ -16,6 +16,8 @@ the last hour, or of the last quarter of an hour).
 - New matches, challenges and games against bots (each may invite, and so notify, other
   players, or keeps the workers busy with a bot's moves): ``NEW_GAMES``
   per player.
+- Follows, unfollows, blocks and unblocks (a follow tells the player followed):
+  ``SOCIAL_ACTIONS`` per player.
 
 A refusal says when to try again. When Redis cannot be reached the limits let requests
 through: nothing is counted and nothing is refused.
@@ -52,6 +54,7 @@ RESETS_PER_CLIENT = "10/hour"
 PASSWORD_CHANGES = "10/hour"
 ADDRESS_MAILS = "5/hour"
 NEW_GAMES = "30/hour"
+SOCIAL_ACTIONS = "60/hour"
 
 COOLOFF_MINUTES = int(LOGIN_COOLOFF.total_seconds() // 60)
 #: Wrong passwords counted per account and per client address.

@@ -2,7 +2,18 @@ from django.urls import path, register_converter
 
 from games import learn
 from games.inputs import IdConverter, UsernameConverter
-from games.views import accounts, app, live, matches, pages, profiles, pushes, puzzles
+from games.views import (
+    accounts,
+    app,
+    links,
+    live,
+    matches,
+    pages,
+    profiles,
+    pushes,
+    puzzles,
+    social,
+)
 
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
@@ -27,6 +38,12 @@ urlpatterns = [
     path("language/", pages.language, name="language"),
     path("notifications/", profiles.notifications, name="notifications"),
     path("@/<username:username>/", profiles.profile, name="profile"),
+    path("@/<username:username>/follow/", social.follow, name="follow"),
+    path("@/<username:username>/unfollow/", social.unfollow, name="unfollow"),
+    path("@/<username:username>/block/", social.block, name="block"),
+    path("@/<username:username>/unblock/", social.unblock, name="unblock"),
+    path("following/", social.following, name="following"),
+    path("players/", social.players, name="players"),
     path("leaderboard/", profiles.leaderboard, name="leaderboard"),
     path("next/", matches.next_game, name="next_game"),
     path("lobby/", matches.lobby, name="lobby"),
@@ -40,6 +57,7 @@ urlpatterns = [
     path("game/<id:match_id>/play/", matches.play, name="play"),
     path("game/<id:match_id>/commit/", matches.commit, name="commit"),
     path("game/<id:match_id>/join/", matches.join, name="join"),
+    path("join/<slug:token>/", links.invitation, name="invitation"),
     path("game/<id:match_id>/decline/", matches.decline, name="decline"),
     path("game/<id:match_id>/cancel/", matches.cancel, name="cancel"),
     path("game/<id:match_id>/resign/", matches.resign, name="resign"),

@@ -59,6 +59,7 @@ def world(alice, bob, carol):
         "username": "bob",
         "uidb64": "MQ",
         "token": "set-password",
+        "device_id": 1,
     }
 
 
@@ -353,18 +354,24 @@ def test_random_text_in_a_placement_never_fails_or_places_a_wrong_tile(
 @pytest.fixture
 def more_world(world, alice, bob, carol):
     """Pages with forms of their own: the solo game and the finished match, an nmbrs!
-    match, a match waiting for its players, the forms of nmbrs!"""
+    match, a match waiting for its players, an invitation link's page, the forms of nmbrs!"""
+    from games.models import InviteLink
+    from games.services import follows
     from tests.test_nmbrs_site import nmbrs_match
 
     nmbrs = nmbrs_match(alice, bob)
     waiting = services.create_match(
         bob, players=3, time_control="1d", rated=True, options={}, invite=["alice"], open=True
     )
+    linked = services.create_match(carol, players=3, time_control="1d", rated=True, link=True)
+    follows.follow(alice, bob)
     return [
         f"/game/{world['solo']}/",
         f"/game/{world['finished']}/",
         f"/game/{nmbrs.pk}/",
         f"/game/{waiting.pk}/",
+        f"/join/{InviteLink.objects.get(match=linked).token}/",
+        "/players/?q=b",
         "/match/new/?game=nmbrs",
         "/solo/new/?game=nmbrs",
         "/learn/nmbrs/",

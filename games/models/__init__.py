@@ -1,6 +1,6 @@
 """What is stored: matches (a solo game is a match with one seat), seats, moves, players,
-push notifications, players among themselves; one module each (matches, players, pushes,
-social).
+push notifications, players among themselves (follows, blocks, invitation links); one module
+each (matches, players, pushes, social).
 
 A match is a game (``Match.game``, a slug of ``games.registry``) with its options and seed;
 its whole state follows from those and its moves, each the text its game writes, in order.
@@ -18,13 +18,15 @@ from games.models.players import (
     RatingChange,
 )
 from games.models.pushes import PushMessage, PushSubscription
-from games.models.social import Block
+from games.models.social import Block, Follow, InviteLink
 
 __all__ = [
     "Block",
     "ChallengeOffer",
     "DailyResult",
+    "Follow",
     "Heartbeat",
+    "InviteLink",
     "Match",
     "Move",
     "Notification",

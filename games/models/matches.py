@@ -159,6 +159,9 @@ class ChallengeOffer(models.Model):
     invite = models.CharField(max_length=200, blank=True)
     players = models.PositiveSmallIntegerField(default=2)
     open = models.BooleanField(default=False)
+    link = models.BooleanField(
+        default=False, help_text="The challenge gets an invitation link (``InviteLink``)."
+    )
     rated = models.BooleanField(default=True)
     time_control = models.CharField(max_length=4, default="1d")
     match = models.OneToOneField(

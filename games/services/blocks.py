@@ -1,27 +1,42 @@
 """Blocking: a player keeps another away from them.
 
 Who is blocked cannot invite the blocker, follow them, join the open seats of their matches
-or write in a chat the blocker reads (their messages are hidden for the blocker). Blocking is
+(nor the seats their invitation links offer) or write in a chat the blocker reads (their
+messages are hidden for the blocker). Blocking ends any following between the two. It is
 told to nobody; the blocked player is refused as if for any other reason where a refusal
 must be given.
 """
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from games.models import Block
+from games.models import Block, Follow
 from games.services.record import MoveRefused
 
 
+def lock_pair(player_id: int, other_id: int) -> None:
+    """Lock the two players' rows until the transaction ends (in the order of their ids, so
+    that two requests never wait for each other): a block and a follow of the same two
+    players happen one after the other, and neither misses the other."""
+    list(User.objects.select_for_update().filter(pk__in=[player_id, other_id]).order_by("pk"))
+
+
 def block(player, other) -> None:
-    """``player`` blocks ``other`` (again: nothing more)."""
+    """``player`` blocks ``other`` (again: nothing more); neither follows the other then."""
     if other.pk == player.pk:
         raise MoveRefused(_("You cannot block yourself."))
-    try:
-        with transaction.atomic():
-            Block.objects.get_or_create(blocker=player, blocked=other)
-    except IntegrityError:
-        pass  # blocked at the same moment by another request
+    with transaction.atomic():
+        lock_pair(player.pk, other.pk)
+        try:
+            with transaction.atomic():
+                Block.objects.get_or_create(blocker=player, blocked=other)
+        except IntegrityError:
+            pass  # blocked at the same moment by another request
+        Follow.objects.filter(
+            Q(follower=player, followed=other) | Q(follower=other, followed=player)
+        ).delete()
 
 
 def unblock(player, other) -> None:
@@ -33,6 +48,11 @@ def blocked_ids(player) -> set[int]:
     if not player.is_authenticated:
         return set()
     return set(Block.objects.filter(blocker=player).values_list("blocked_id", flat=True))
+
+
+def blocked_players(player) -> list[User]:
+    """The players ``player`` has blocked, by name (Settings lists them)."""
+    return list(User.objects.filter(blocked_by__blocker=player).order_by("username"))
 
 
 def blocks(blocker_id: int, other_id: int) -> bool:

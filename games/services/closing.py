@@ -4,7 +4,7 @@ What identifies the person goes: the name becomes ``closed-N`` (N: the account's
 shown as "closed account N" in the reader's language), the e-mail addresses, the password
 (the account can no longer log in) and its sessions, the settings, the devices that got
 its push notifications, notifications, ratings, figures and daily results (so every
-leaderboard drops it). Its
+leaderboard drops it), whom it follows and blocks and who follows or blocks it. Its
 finished games stay, for the other players, under that name; the matches it was playing
 are resigned, and those not started yet are called off.
 """
@@ -17,12 +17,15 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.models import (
+    Block,
     ChallengeOffer,
     DailyResult,
+    Follow,
     Match,
     Notification,
     PlayerStats,
@@ -56,6 +59,8 @@ def close(user: User) -> None:
         PlayerStats.objects.filter(player=user).delete()
         DailyResult.objects.filter(player=user).delete()
         ChallengeOffer.objects.filter(challenger=user, match=None).delete()
+        Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+        Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     playing = Seat.objects.filter(player=user, match__status=Match.Status.ACTIVE).exclude(
         state__in=[Seat.State.RESIGNED, Seat.State.DROPPED]
     )

@@ -13,7 +13,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games.models import (
+    Block,
     DailyResult,
+    Follow,
     Match,
     Move,
     Notification,
@@ -80,6 +82,14 @@ def everything(user: User) -> dict:
         "daily_results": [
             {"day": d.day.isoformat(), "puzzle": d.puzzle_id, "match": d.match_id}
             for d in DailyResult.objects.filter(player=user).order_by("day")
+        ],
+        "following": [
+            f.followed.username
+            for f in Follow.objects.filter(follower=user).select_related("followed").order_by("id")
+        ],
+        "blocked": [
+            b.blocked.username
+            for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("id")
         ],
         "notifications": [
             {"text": n.text, "match": n.match_id, "at": _when(n.created), "read": n.read}

@@ -3,7 +3,9 @@
 A guest is a real player (a user with ``Profile.guest``, named ``guest-…``) kept in the
 visitor's session: their games work like anyone's, but they are on no leaderboard and move
 no rating. When they sign up or log in, their games, attempts and daily puzzle become the
-account's (``adopt``). Guests idle for ``IDLE`` are removed with their games by the sweep.
+account's (``adopt``). Guests idle for ``IDLE`` are removed with their games by the sweep;
+one who took a seat beside other players (by an invitation link) keeps that seat for them,
+under the guest's name, and nothing else.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import queue
@@ -106,7 +108,7 @@ def _adopt_daily(match: Match, account) -> None:
 
 def _idle(now: datetime | None = None):
     cutoff = (now or timezone.now()) - IDLE
-    return Profile.objects.filter(guest=True).filter(
+    return Profile.objects.filter(guest=True, player__is_active=True).filter(
         Q(last_seen__lt=cutoff) | Q(last_seen=None, player__date_joined__lt=cutoff)
     )
 
@@ -118,8 +120,31 @@ def idle(now: datetime | None = None, limit: int = 500) -> list[int]:
 
 def remove_idle(player_ids: list[int], now: datetime | None = None) -> int:
     """Remove those of ``player_ids`` who are idle guests (still: one may have come back
-    since the sweep found them), with their games. Returns how many."""
+    since the sweep found them), with their games; of one who played with others, only what
+    is theirs alone (``_retire``). Returns how many."""
     gone = list(_idle(now).filter(player_id__in=player_ids).values_list("player_id", flat=True))
+    shared = set(
+        Match.objects.filter(_with_others(gone)).values_list("seats__player_id", flat=True)
+    ) & set(gone)
     if gone:
-        User.objects.filter(pk__in=gone, profile__guest=True).delete()
+        User.objects.filter(pk__in=set(gone) - shared, profile__guest=True).delete()
+    for guest_id in shared:
+        _retire(guest_id)
     return len(gone)
+
+
+def _with_others(guest_ids) -> Q:
+    """Matches with a seat of one of ``guest_ids`` and a seat of a person not them."""
+    others = Seat.objects.filter(match=OuterRef("pk"), bot="").exclude(player_id__in=guest_ids)
+    return Q(seats__player_id__in=guest_ids) & Q(Exists(others))
+
+
+def _retire(guest_id: int) -> None:
+    """An idle guest who played beside other players: their seats in those matches stay
+    (the others' games would lose their moves), everything else of theirs goes, and the
+    guest can no longer be signed in (nor is found idle again)."""
+    with transaction.atomic():
+        shared = Match.objects.filter(_with_others([guest_id])).values("pk")
+        Match.objects.filter(seats__player_id=guest_id).exclude(pk__in=shared).delete()
+        Notification.objects.filter(player_id=guest_id).delete()
+        User.objects.filter(pk=guest_id).update(is_active=False)

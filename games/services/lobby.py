@@ -1,7 +1,10 @@
-"""Creating matches and filling their seats: solo games, invitations, open seats, starting.
+"""Creating matches and filling their seats: solo games, invitations, open seats, invitation
+links, starting.
 
 A match of any game waits for its seats (the creator's, invited players', open ones in the
-lobby) and starts when every seat is taken; a solo game starts at once.
+lobby, those its invitation link offers) and starts when every seat is taken; a solo game
+starts at once. A player who has blocked another keeps them out: the blocked player cannot
+invite them nor take a free seat beside them (``blocks``).
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from games.models import Match, Seat
+from games.models import InviteLink, Match, Profile, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
-from games.services import bots, deadlines, pushes
+from games.services import blocks, bots, deadlines, pushes
 from games.services.changes import Changes, lock
 from games.services.record import MoveRefused, load
 
@@ -31,6 +34,8 @@ TIME_CONTROLS = {
     "3d": timedelta(days=3),
     "7d": timedelta(days=7),
 }
+#: Random bytes of an invitation link's token.
+LINK_BYTES = 24
 
 
 def new_seed() -> int:
@@ -55,9 +60,11 @@ def check_match_settings(
     invite: list[str],
     open: bool,
     options: Mapping[str, Any] | None = None,
+    link: bool = False,
 ) -> tuple[dict[str, User], dict[str, Any]]:
-    """Refuse settings a match cannot have; return the invited players by name and the
-    options as the game stores them."""
+    """Refuse settings a match cannot have (an invitation to a player who has blocked the
+    creator among them); return the invited players by name and the options as the game
+    stores them."""
     try:
         rules = find_game(game)
     except ValueError:
@@ -108,7 +115,13 @@ def check_match_settings(
         raise MoveRefused(_("No player is called %(name)s.") % {"name": missing[0]})
     if any(u.pk == creator.pk for u in found.values()):
         raise MoveRefused(_("You are already in the match; invite somebody else."))
-    if not open and len(names) < players - 1:
+    refusing = blocks.blocking_any(creator.pk, [u.pk for u in found.values()])
+    for name in names:
+        if found[name.lower()].pk in refusing:
+            raise MoveRefused(
+                _("%(player)s cannot be invited.") % {"player": found[name.lower()].username}
+            )
+    if not open and not link and len(names) < players - 1:
         raise MoveRefused(_("Invite a player for every seat, or open the match in the lobby."))
     return {name: found[name.lower()] for name in names}, stored
 
@@ -169,8 +182,10 @@ def create_match(
     open: bool = False,
     seed: int | None = None,
     puzzle=None,
+    link: bool = False,
 ) -> Match:
-    """A match waiting for its seats: the creator's, invited players', open ones.
+    """A match waiting for its seats: the creator's, invited players', open ones, and with
+    ``link`` those its invitation link offers (``InviteLink``).
 
     With a ``puzzle`` it is a challenge: everybody plays that puzzle's deal.
     """
@@ -184,6 +199,7 @@ def create_match(
         invite=invite,
         open=open,
         options=options,
+        link=link,
     )
     with transaction.atomic():
         match = Match.objects.create(
@@ -200,6 +216,8 @@ def create_match(
             created_by=creator,
         )
         Seat.objects.create(match=match, player=creator, index=0)
+        if link:
+            InviteLink.objects.create(match=match, token=secrets.token_urlsafe(LINK_BYTES))
         changes = Changes()
         seated = 1
         for index, user in enumerate(invited.values(), start=1):
@@ -252,8 +270,11 @@ def start_against_bot(
     return match
 
 
-def join(match_id: int, player) -> Match:
-    """Take an open seat, or accept an invitation; the match starts when every seat is taken."""
+def join(match_id: int, player, *, by_link: bool = False) -> Match:
+    """Take an open seat (``by_link``: a free seat the match's invitation link offers, open
+    or not), or accept an invitation; the match starts when every seat is taken. A player
+    that a seated player has blocked takes no free seat. A guest takes one only by a link,
+    and the match is casual then (guests move no rating)."""
     with transaction.atomic():
         record = lock(match_id)
         match, seats = record.match, record.seats
@@ -272,8 +293,16 @@ def join(match_id: int, player) -> Match:
             mine.state = Seat.State.PLAYING
             mine.save(update_fields=["state"])
         else:
-            if not match.open or len(seats) >= match.players:
+            if not (match.open or by_link) or len(seats) >= match.players:
                 raise MoveRefused(_("This match has no free seat."))
+            if blocks.blocking_any(player.pk, [s.player_id for s in seats]):
+                raise MoveRefused(_("You cannot join this match."))
+            if Profile.objects.filter(player=player, guest=True).exists():
+                if not by_link:
+                    raise MoveRefused(_("Create an account to play with other players."))
+                if match.rated:
+                    match.rated = False
+                    match.save(update_fields=["rated"])
             seat = Seat.objects.create(
                 match=match, player=player, index=len(seats), bot=bots.strength_of(player)
             )

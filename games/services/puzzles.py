@@ -310,10 +310,12 @@ def offer_challenge(
     rated: bool,
     time_control: str,
     rng: random.Random | None = None,
+    link: bool = False,
 ) -> ChallengeOffer:
     """Two distinct random puzzles to choose from that nobody has played, that never were
     daily puzzles and that no other offer holds (``unused_puzzles``): a puzzle that has been
-    played anywhere may have had its order seen, by anybody who might join."""
+    played anywhere may have had its order seen, by anybody who might join. With ``link``
+    the challenge gets an invitation link (``services.links``)."""
     lobby.check_match_settings(
         challenger,
         game=PUZZLE_GAME,
@@ -322,6 +324,7 @@ def offer_challenge(
         invite=invite,
         open=open,
         options=puzzle_rules().puzzle_options,
+        link=link,
     )
     candidates = list(unused_puzzles().values_list("pk", flat=True))
     if len(candidates) < 2:
@@ -334,6 +337,7 @@ def offer_challenge(
         invite=" ".join(invite),
         players=players,
         open=open,
+        link=link,
         rated=rated,
         time_control=time_control,
     )
@@ -368,6 +372,7 @@ def pick_challenge(offer_id: int, challenger, puzzle_id: int) -> Match:
             invite=offer.invite.split(),
             open=offer.open,
             puzzle=Puzzle.objects.get(pk=puzzle_id),
+            link=offer.link,
         )
         offer.match = match
         offer.save(update_fields=["match"])

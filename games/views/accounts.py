@@ -26,20 +26,21 @@ from games import notifications as mails
 from games.forms import CloseAccountForm, EmailChangeForm, SettingsForm, SignupForm
 from games.middleware import SESSION_LANGUAGE
 from games.models import Profile
-from games.services import addresses, closing, export
+from games.services import addresses, blocks, closing, export
 from games.views import pushes
 from games.views.common import posted_data
 
 
 def render_settings(request: HttpRequest, *, status: int = 200, **forms) -> HttpResponse:
     """The settings page: the player's settings, their address (and the one waiting for
-    confirmation), their push notifications, and the forms sent back with their mistakes
-    (``forms``)."""
+    confirmation), their push notifications, the players they have blocked, and the forms
+    sent back with their mistakes (``forms``)."""
     profile, _made = Profile.objects.get_or_create(player=request.user)
     context = {
         "form": SettingsForm(instance=profile),
         "email_form": EmailChangeForm(request.user),
         "pending_email": profile.pending_email,
+        "blocked": blocks.blocked_players(request.user),
         **pushes.settings_context(request),
         **forms,
     }

@@ -47,6 +47,8 @@ def too_many_new_games(request: HttpRequest) -> str:
 
 
 def open_seeks(user):
+    """The matches with open seats ``user`` may take: none of their own, none where a seated
+    player has blocked them."""
     seeks = (
         Match.objects.filter(status=Match.Status.WAITING, open=True)
         .annotate(taken=Count("seats"))
@@ -54,7 +56,7 @@ def open_seeks(user):
         .order_by("-created")
     )
     if user.is_authenticated:
-        seeks = seeks.exclude(seats__player=user)
+        seeks = seeks.exclude(seats__player=user).exclude(seats__player__blocks__blocked=user)
     return seeks
 
 

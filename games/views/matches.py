@@ -23,7 +23,7 @@ from games.forms import MatchForm
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
-from games.services import MatchView, MoveRefused, finish, puzzles
+from games.services import MatchView, MoveRefused, finish, links, puzzles
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -162,6 +162,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 options=options.cleaned_data,
                 invite=data["invite"],
                 open=data["open"],
+                link=data["link"],
             )
             return redirect(match)
         except MoveRefused as exc:
@@ -197,6 +198,9 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
     if mv.view is None:  # waiting for players, or called off
         context["free"] = match.players - len(mv.seats)
         context["polling"] = match.status == Match.Status.WAITING
+        token = links.token_for(match, request.user) if context["free"] else None
+        if token:
+            context["invite_link"] = request.build_absolute_uri(reverse("invitation", args=[token]))
         return _follow(request, mv, context)
     adapter = web.adapter_for(match.game)
     if "preview" in query:  # a partial of the turn alone, or a whole page with the turn

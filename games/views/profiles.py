@@ -19,6 +19,7 @@ from games.models import Match, Notification, PlayerStats, Rating, RatingChange,
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
 from games.services import boards, bots, dashboard, puzzles
 from games.views.common import bot_choices, bot_name, open_seeks, shown_start
+from games.views.social import profile_context
 from games.web.charts import rating_chart_svg
 
 
@@ -139,6 +140,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "current": current,
         "bot": bot_name(strength) if strength else "",
         "bot_strength": strength,
+        **profile_context(request, player),
     }
     return render(request, "games/profile.html", context)
 

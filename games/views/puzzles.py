@@ -88,6 +88,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             open=data["open"],
             rated=data["rated"],
             time_control=data["time_control"],
+            link=data["link"],
         )
         return redirect("challenge_offer", offer.pk)
 

@@ -348,3 +348,29 @@ if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
   });
 }
+
+// A copy button (data-copy: the id of the field whose text it copies) is shown only with
+// this script: a click puts the text on the clipboard and says so on the button for a
+// moment; where the browser refuses, the text is selected for the player to copy.
+const COPIED_MS = 2500;
+function showCopyButtons() {
+  for (const button of document.querySelectorAll("button[data-copy]")) button.hidden = false;
+}
+showCopyButtons();
+document.addEventListener("htmx:afterSettle", showCopyButtons);
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-copy]");
+  const field = button && document.getElementById(button.dataset.copy);
+  if (!field) return;
+  button.dataset.label ??= button.textContent;
+  try {
+    await navigator.clipboard.writeText(field.value);
+    button.textContent = button.dataset.copied;
+  } catch {
+    field.select();
+    button.textContent = button.dataset.copyFailed;
+  }
+  setTimeout(() => {
+    button.textContent = button.dataset.label;
+  }, COPIED_MS);
+});

@@ -1,0 +1,252 @@
+"""Following players: the service, the profile's buttons, the news it writes and the page
+"Following", which shows only the matches the reader may look at themselves."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Follow, Match, Notification, Profile, Rating
+from games.services import MoveRefused, blocks, bots, closing, export, follows, puzzles
+from tests.test_match_services import make_match
+from tests.test_puzzles import make_puzzles
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def news_of(user) -> list[str]:
+    return list(Notification.objects.filter(player=user).values_list("text", flat=True))
+
+
+def test_a_follow_is_kept_once_and_the_followed_player_is_told_once(alice, bob):
+    assert follows.follow(alice, bob) is True
+    assert follows.follow(alice, bob) is False
+    assert Follow.objects.count() == 1
+    assert follows.follows(alice, bob) and not follows.follows(bob, alice)
+    assert news_of(bob) == ["alice follows you."]
+    assert news_of(alice) == []
+    assert follows.counts(bob) == (1, 0) and follows.counts(alice) == (0, 1)
+    follows.unfollow(alice, bob)
+    assert not Follow.objects.exists() and follows.counts(bob) == (0, 0)
+
+
+def test_the_news_of_a_follow_is_written_in_the_followed_players_language(alice, bob):
+    Profile.objects.create(player=bob, language="de")
+    follows.follow(alice, bob)
+    assert news_of(bob) == ["alice folgt dir."]
+    notification = Notification.objects.get(player=bob)
+    assert notification.match is None and notification.kind == Notification.Kind.INFO
+
+
+@pytest.mark.parametrize(
+    "case,message",
+    [
+        ("oneself", "You cannot follow yourself."),
+        ("guest", "Create an account to follow players."),
+        ("closed", "closed account"),
+        ("blocked by them", "bob cannot be followed."),
+        ("blocking them", "You have blocked bob: unblock them to follow them."),
+    ],
+)
+def test_follows_that_cannot_be_are_refused_and_nothing_is_kept(alice, bob, case, message):
+    follower, followed = alice, bob
+    if case == "oneself":
+        followed = alice
+    elif case == "guest":
+        Profile.objects.create(player=alice, guest=True)
+    elif case == "closed":
+        closing.close(bob)
+        followed = User.objects.get(pk=bob.pk)
+    elif case == "blocked by them":
+        blocks.block(bob, alice)
+    else:
+        blocks.block(alice, bob)
+    with pytest.raises(MoveRefused, match=message):
+        follows.follow(follower, followed)
+    assert not Follow.objects.exists()
+    assert not Notification.objects.exists()
+
+
+def test_a_bot_can_be_followed_and_is_sent_no_news(alice):
+    bot = bots.account("easy", "nmbr9")
+    assert follows.follow(alice, bot)
+    assert news_of(bot) == []
+
+
+def test_blocking_ends_following_both_ways(alice, bob, carol):
+    follows.follow(alice, bob)
+    follows.follow(bob, alice)
+    follows.follow(carol, alice)
+    blocks.block(alice, bob)
+    assert list(Follow.objects.values_list("follower__username", "followed__username")) == [
+        ("carol", "alice")
+    ]
+
+
+def test_closing_an_account_ends_its_follows_and_blocks(alice, bob, carol):
+    follows.follow(alice, bob)
+    follows.follow(carol, alice)
+    blocks.block(alice, carol)
+    closing.close(alice)
+    assert not Follow.objects.exists()
+    assert not blocks.blocked_ids(User.objects.get(pk=alice.pk))
+
+
+def test_the_export_lists_whom_the_player_follows_and_has_blocked(alice, bob, carol):
+    follows.follow(alice, bob)
+    follows.follow(carol, alice)
+    blocks.block(alice, carol)
+    data = export.everything(alice)
+    assert data["following"] == ["bob"] and data["blocked"] == ["carol"]
+
+
+# ------------------------------------------------------------------ the profile
+
+
+def test_the_profile_offers_follow_and_shows_the_counts(client, alice, bob):
+    follows.follow(bob, alice)
+    client.force_login(alice)
+    page = client.get(reverse("profile", args=["bob"])).text
+    assert "data-follow>" in page and "data-unfollow>" not in page
+    assert "0 followers" in page and "follows 1 player" in page
+    response = client.post(reverse("follow", args=["bob"]))
+    assert response.status_code == 302 and response.url == reverse("profile", args=["bob"])
+    page = client.get(response.url).text
+    assert "You follow bob." in page and "data-unfollow>" in page and "1 follower" in page
+    own = client.get(reverse("profile", args=["alice"])).text
+    assert "data-follow>" not in own and "data-block>" not in own
+    assert reverse("following") in own and "1 follower" in own and "follows 1 player" in own
+
+
+def test_follow_and_unfollow_by_htmx_answer_the_profiles_part(client, alice, bob):
+    client.force_login(alice)
+    response = client.post(reverse("follow", args=["bob"]), **HTMX)
+    assert response.status_code == 200
+    assert response.text.startswith('<div id="social"') and "data-unfollow>" in response.text
+    assert "1 follower" in response.text and "<html" not in response.text
+    response = client.post(reverse("unfollow", args=["bob"]), **HTMX)
+    assert "data-follow>" in response.text and "0 followers" in response.text
+    assert not Follow.objects.exists()
+
+
+def test_a_refused_follow_by_htmx_says_why_in_place(client, alice, bob):
+    blocks.block(bob, alice)
+    client.force_login(alice)
+    response = client.post(reverse("follow", args=["bob"]), **HTMX)
+    assert response.status_code == 400 and "bob cannot be followed." in response.text
+    assert not Follow.objects.exists()
+
+
+def test_follow_is_a_post_and_needs_an_account(client, alice, bob):
+    client.force_login(alice)
+    assert client.get(reverse("follow", args=["bob"])).status_code == 405
+    assert client.post(reverse("follow", args=["nobody"])).status_code == 404
+    visitor = Client()
+    response = visitor.post(reverse("follow", args=["bob"]))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    assert "data-follow-hint" in visitor.get(reverse("profile", args=["bob"])).text
+    guest = Client()
+    guest.post(reverse("new_solo"))
+    response = guest.post(reverse("follow", args=["bob"]))
+    assert response.status_code == 302 and response.url.startswith(reverse("signup"))
+    page = guest.get(reverse("profile", args=["bob"])).text
+    assert "to follow players: your games come with you." in page and "data-follow>" not in page
+    assert not Follow.objects.exists()
+
+
+def test_a_guests_and_a_closed_accounts_profile_offer_no_follow(client, alice, bob):
+    guest = Client()
+    guest.post(reverse("new_solo"))
+    name = User.objects.get(profile__guest=True).username
+    closing.close(bob)
+    client.force_login(alice)
+    for shown in (name, f"closed-{bob.pk}"):
+        page = client.get(reverse("profile", args=[shown])).text
+        assert "data-follow>" not in page and "data-block>" not in page
+
+
+def test_the_profile_in_german(client, alice, bob):
+    client.force_login(alice)
+    page = client.get(reverse("profile", args=["bob"]), HTTP_ACCEPT_LANGUAGE="de").text
+    assert ">Folgen</button>" in page and "bob blockieren" in page and "0 Follower" in page
+
+
+def test_too_many_follows_are_refused_for_a_while(client, alice, bob, monkeypatch):
+    monkeypatch.setattr("games.limits.SOCIAL_ACTIONS", "2/hour")
+    client.force_login(alice)
+    client.post(reverse("follow", args=["bob"]))
+    client.post(reverse("unfollow", args=["bob"]))
+    response = client.post(reverse("follow", args=["bob"]), follow=True)
+    assert "Too many follows and blocks." in response.text
+    assert not Follow.objects.exists() and len(news_of(bob)) == 1
+
+
+# ------------------------------------------------------------------ the page "Following"
+
+
+def test_following_lists_ratings_and_only_the_matches_the_reader_may_see(client, alice, bob, carol):
+    dave = User.objects.create_user("dave", "dave@example.com", "a-Long-pa55word")
+    follows.follow(alice, bob)
+    follows.follow(alice, carol)
+    Rating.objects.create(player=bob, game="nmbr9", pool=Rating.Pool.MATCH, value=1612, games=30)
+    Rating.objects.create(player=bob, game="nmbrs", pool=Rating.Pool.MATCH, value=1480, games=2)
+    hidden = make_match(bob, dave)  # alice plays no part in it
+    shared = make_match(alice, carol)
+    seek = services.create_match(bob, players=2, time_control="1d", rated=True, open=True)
+    closed = services.create_match(
+        bob, players=2, time_control="1d", rated=True, invite=["dave"], open=False
+    )
+    client.force_login(alice)
+    response = client.get(reverse("following"))
+    page = response.text
+    assert response.status_code == 200
+    assert page.index('data-followed="bob"') < page.index('data-followed="carol"')
+    assert "NMBR 9: 1612" in page and "nmbrs!: 1480?" in page
+    assert shared.get_absolute_url() in page and seek.get_absolute_url() in page
+    assert "waiting for players" in page
+    for unseen in (hidden, closed):
+        assert unseen.get_absolute_url() not in page and f"#{unseen.pk}<" not in page
+    entries = {e.player.username: e for e in follows.following(alice)}
+    assert [m.pk for m in entries["bob"].playing] == [seek.pk]
+    assert [m.pk for m in entries["carol"].playing] == [shared.pk]
+    assert Match.objects.get(pk=hidden.pk).status == Match.Status.ACTIVE
+
+
+def test_following_what_a_follower_plays_is_no_wider_than_its_own_page(client, alice, bob, carol):
+    """Every match the list links to opens for the reader; every one it leaves out does not."""
+    follows.follow(alice, bob)
+    listed = make_match(alice, bob)
+    left_out = make_match(bob, carol)
+    client.force_login(alice)
+    shown = {m.pk for e in follows.following(alice) for m in e.playing}
+    assert shown == {listed.pk}
+    assert client.get(listed.get_absolute_url()).status_code == 200
+    assert client.get(left_out.get_absolute_url()).status_code == 404
+
+
+def test_following_is_for_accounts_and_in_german(client, alice, bob):
+    assert Client().get(reverse("following")).status_code == 302
+    follows.follow(alice, bob)
+    client.force_login(alice)
+    page = client.get(reverse("following"), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Ich folge" in page and "Noch keine Wertung." in page and "Spieler finden" in page
+    assert "Gerade nichts, was du ansehen kannst." in page
+
+
+def test_following_never_shows_a_followed_players_puzzle_games(client, alice, bob, carol):
+    """Today's daily and a challenge under way are games on a secret order: not listed."""
+    make_puzzles(921, 922, 923)
+    follows.follow(alice, bob)
+    daily = puzzles.play_daily(bob)
+    offer = puzzles.offer_challenge(
+        bob, invite=["carol"], players=2, open=False, rated=True, time_control="1d"
+    )
+    challenge = puzzles.pick_challenge(offer.pk, bob, offer.first_id)
+    services.join(challenge.pk, carol)
+    client.force_login(alice)
+    page = client.get(reverse("following")).text
+    for secret in (daily, challenge):
+        assert secret.get_absolute_url() not in page
+    assert "data-playing-none" in page
