@@ -23,7 +23,7 @@ from games.forms import MatchForm, PrivacyForm
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
-from games.services import MatchView, MoveRefused, finish, puzzles
+from games.services import MatchView, MoveRefused, finish, puzzles, watching
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -54,7 +54,17 @@ def next_game(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {"seeks": open_seeks(request.user)[:100]})
+    """The open seats, and the matches under way that the visitor may watch."""
+    watched = [
+        {
+            "match": mv.match,
+            "seats": mv.seats,
+            "standing": web.adapter_for(mv.match.game).standing(mv),
+        }
+        for mv in watching.watch_list(request.user)
+    ]
+    context = {"seeks": open_seeks(request.user)[:100], "watched": watched}
+    return render(request, "games/lobby.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -150,6 +150,13 @@ class Nmbr9Web:
         """What happened in the match as far as the viewer can see it, newest first."""
         return words.log_entries(mv)
 
+    def standing(self, mv: MatchView) -> str:
+        """The round the viewer's view is in ("Round 5 of 18")."""
+        view = mv.view
+        if view.rounds is None:
+            return _("Round %(round)s") % {"round": view.round}
+        return _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": view.rounds}
+
     # ----------------------------------------------------------------- moves
 
     def refusal(self, refused) -> str:
