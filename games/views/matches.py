@@ -302,7 +302,9 @@ def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) ->
 @never_cache
 def game(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match's page, never kept by the browser: Back after a move or a choice made in
-    place must show the match as it is, not the page before it."""
+    place must show the match as it is, not the page before it. Anybody who may look at the
+    match (``visibility.watchable``), a visitor too, gets a spectator's page of a running
+    one; a visitor is sent to log in at a match waiting for players."""
     try:
         mv = services.view_match(match_id, request.user)
     except Match.DoesNotExist:
