@@ -150,6 +150,20 @@ class ConditionalRadioSelect(forms.RadioSelect):
         return option
 
 
+class PrivacyForm(SideLabels, forms.Form):
+    """Whether others may watch a match while it is played (a bot game's too)."""
+
+    private = forms.BooleanField(
+        required=False,
+        initial=False,
+        label=gettext_lazy("Private: only its players can see it"),
+        help_text=gettext_lazy(
+            "Nobody else can watch it while it is played; once it is over, it can be replayed "
+            "like every match."
+        ),
+    )
+
+
 class MatchForm(SideLabels, forms.Form):
     """A new match's settings for ``game``, offering only the player counts its rules allow
     in a match; its game's options are a form of their own (``games.web``)."""
@@ -174,6 +188,7 @@ class MatchForm(SideLabels, forms.Form):
         required=False, initial=True, label=gettext_lazy("Open the free seats in the lobby")
     )
     link = link_field()
+    private = PrivacyForm.base_fields["private"]
 
     def __init__(self, *args, game: str = DEFAULT_GAME, **kwargs):
         super().__init__(*args, **kwargs)

@@ -16,6 +16,13 @@ puzzle nobody has played (``puzzles.unused_puzzles``), whose order nobody can ha
 
 A visitor who is not logged in could be anybody, so for them a puzzle is live while it is
 live for anybody.
+
+Who else may look at a match (``watchable``): anybody at an open match waiting for players
+and at a finished one (a puzzle's games once its order is no secret for them); anybody, a
+visitor too, at a match under way, unless its creator made it private, but never at a
+puzzle challenge while it runs (its order is the secret of everybody in it), nor at a solo
+game or a puzzle attempt. What they see then is what every player may know (``view(None)``
+of the game's rules), and nothing that only some of the players know.
 """
 
 from datetime import date, timedelta
@@ -80,12 +87,23 @@ def secret_reason(user, puzzle: Puzzle) -> str | None:
     return None
 
 
+def watchable(match: Match) -> bool:
+    """Whether somebody not seated in the match may look at it now: the one rule of the
+    pages, their live streams and every list of matches (``under_way``)."""
+    if match.status == Match.Status.ACTIVE:
+        return match.kind == Match.Kind.MATCH and not match.private
+    return match.is_finished or (match.status == Match.Status.WAITING and match.open)
+
+
+def under_way():
+    """The matches under way that others may look at (``watchable``), as a query."""
+    return Match.objects.filter(status=Match.Status.ACTIVE, kind=Match.Kind.MATCH, private=False)
+
+
 def check_match_visible(user, match: Match, seat: Seat | None) -> None:
     """Raise Match.DoesNotExist for a match the viewer may not know of, Hidden for one that
     would show them a puzzle order that is still secret for them."""
-    if seat is None and not (
-        match.is_finished or (match.status == Match.Status.WAITING and match.open)
-    ):
+    if seat is None and not watchable(match):
         raise Match.DoesNotExist("No game of yours has this number.")
     if seat is not None or match.puzzle_id is None or match.status == Match.Status.WAITING:
         return

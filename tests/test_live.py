@@ -119,19 +119,22 @@ def test_a_refused_move_tells_nobody_anything(transactional_db, channels, alice,
     assert heard.read() == {events.channel(match.pk, "0"): [], events.channel(match.pk, "1"): []}
 
 
+@pytest.mark.parametrize("private", [True, False])
 def test_a_seat_taken_in_an_open_match_tells_its_creator_and_its_watchers(
-    transactional_db, channels, alice, bob, carol
+    transactional_db, channels, alice, bob, carol, private
 ):
-    match = services.create_match(alice, players=3, time_control="1d", rated=False, open=True)
+    match = services.create_match(
+        alice, players=3, time_control="1d", rated=False, open=True, private=private
+    )
     creator = events.channel(match.pk, "0")
     watch = events.channel(match.pk, "watch")
     heard = channels(creator, watch)
     services.join(match.pk, bob)
     got = heard.read()
     assert len(got[creator]) == 1 and len(got[watch]) == 1
-    services.join(match.pk, carol)  # the match starts: others may no longer look at it
+    services.join(match.pk, carol)  # the match starts: others may watch it unless private
     got = heard.read()
-    assert len(got[creator]) == 2 and len(got[watch]) == 1
+    assert len(got[creator]) == 2 and len(got[watch]) == (1 if private else 2)
 
 
 def test_the_page_names_its_stream_only_where_a_server_streams(client, alice, bob):
@@ -242,8 +245,8 @@ def test_a_page_behind_is_told_at_once_when_its_stream_opens(asgi_server, client
         stream.close()
 
 
-def test_nobody_else_follows_a_running_match(asgi_server, client, alice, bob, carol):
-    match = make_match(alice, bob, pace="rounds")
+def test_nobody_else_follows_a_private_running_match(asgi_server, client, alice, bob, carol):
+    match = make_match(alice, bob, pace="rounds", private=True)
     path = reverse("live", args=[match.pk])
     for session in (session_of(client, carol), None):
         stream = Stream(asgi_server.url, path, session)

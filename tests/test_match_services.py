@@ -31,7 +31,15 @@ HOUR = timedelta(hours=1)
 
 
 def make_match(
-    creator, *others, pace="rounds", seed=7, rated=True, removed=0, time_control="1h", **options
+    creator,
+    *others,
+    pace="rounds",
+    seed=7,
+    rated=True,
+    removed=0,
+    time_control="1h",
+    private=False,
+    **options,
 ):
     """A started NMBR 9 match: ``creator`` invites ``others``, who all accept."""
     match = services.create_match(
@@ -41,6 +49,7 @@ def make_match(
         rated=rated,
         options={"pace": pace, "removed": removed, **options},
         invite=[u.username for u in others],
+        private=private,
         seed=seed,
     )
     for user in others:

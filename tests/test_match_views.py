@@ -127,8 +127,8 @@ def test_only_the_creator_cancels(client, alice, bob):
     assert match.status == Match.Status.CANCELLED
 
 
-def test_outsiders_cannot_see_or_play_a_running_match(client, alice, bob, carol):
-    match = make_match(alice, bob)
+def test_outsiders_cannot_see_or_play_a_private_running_match(client, alice, bob, carol):
+    match = make_match(alice, bob, private=True)
     client.force_login(carol)
     assert client.get(match.get_absolute_url()).status_code == 404
     assert client.get(match.get_absolute_url(), {"poll": "x"}, **HTMX).status_code == 404
@@ -137,6 +137,20 @@ def test_outsiders_cannot_see_or_play_a_running_match(client, alice, bob, carol)
     assert client.post(reverse("play", args=[match.pk]), data).status_code == 404
     assert client.post(reverse("resign", args=[match.pk])).status_code == 404
     assert Move.objects.count() == 0
+
+
+def test_outsiders_may_watch_a_running_match_but_not_play_it(client, alice, bob, carol):
+    match = make_match(alice, bob)
+    client.force_login(carol)
+    assert client.get(match.get_absolute_url()).status_code == 200
+    assert client.get(reverse("replay", args=[match.pk])).status_code == 404  # not over yet
+    for data in ({"number": 8, "x": 0, "y": 0, "rotation": 0, "ply": 0}, {"x": "abc"}):
+        assert client.post(reverse("play", args=[match.pk]), data).status_code == 404
+    assert client.post(reverse("commit", args=[match.pk]), {"ply": "x"}).status_code == 404
+    assert client.post(reverse("resign", args=[match.pk])).status_code == 404
+    assert client.post(reverse("extend", args=[match.pk])).status_code == 404
+    assert Move.objects.count() == 0
+    assert set(match.seats.values_list("state", flat=True)) == {Seat.State.PLAYING}
 
 
 def test_the_match_page_shows_your_move_deadline_and_opponents(client, alice, bob):

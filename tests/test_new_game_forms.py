@@ -75,7 +75,9 @@ def test_the_solo_form_shows_the_pace_and_the_word_on_bots_only_with_a_bot(clien
     bots = {"bot": ["easy", "medium", "strong"]}
     solo = client.get(reverse("new_solo")).text
     hidden = re.findall(r"<(?:div|p)[^>]* data-shown-when=[^>]*>", solo)
-    assert len(hidden) == 2 and all(tag.endswith(" hidden>") for tag in hidden)
+    # The pace, the word on bots, and whether others may watch the game.
+    assert len(hidden) == 3 and all(tag.endswith(" hidden>") for tag in hidden)
+    assert sum("data-private-choice" in tag for tag in hidden) == 1
     assert 'name="pace"' in solo  # posted as it is, rounds: a solo game has no pace
     shown = client.get(reverse("new_solo"), {"bot": "medium"}).text
     assert re.findall(r"<(?:div|p)[^>]* data-shown-when=[^>]*>", shown) == [

@@ -1,7 +1,9 @@
-"""A puzzle's order stays secret across every game played on it, and free pace hides how far
-the others have got: one test per way it used to leak, through the views as a user would."""
+"""A puzzle's order stays secret across every game played on it, free pace hides how far
+the others have got, and spectators see what every player may see and nothing more: one test
+per way it used to leak, through the views as a user would."""
 
 import re
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -14,9 +16,10 @@ from django.utils import timezone
 from games import services
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle
 from games.nmbr9 import Board
+from games.nmbr9.game import DECKS
 from games.services import puzzles
 from games.web.nmbr9.svg import board_svg
-from tests.test_match_services import make_match, play, seat_of
+from tests.test_match_services import game_of, make_match, play, seat_of
 from tests.test_puzzles import finish, make_puzzles
 
 pytestmark = pytest.mark.django_db
@@ -408,3 +411,165 @@ def test_board_markup_lists_tiles_by_level_and_position_never_in_placement_order
     assert re.findall(r'data-number="(\d)"', svg) == ["3", "5", "9", "1"]
     again = board_svg(Board(["3@0,0r0", "5@3,0r0", "9@6,0r0", "1@2,0r1"]))
     assert svg == again
+
+
+# ------------------------------------------------------------------ spectators
+
+TURN = {**HTMX, "HTTP_HX_TARGET": "turn"}
+PLAY = {**HTMX, "HTTP_HX_TARGET": "play"}
+
+
+def spectators(client, user) -> list[Client]:
+    """A signed-in player who is not in the match, and a visitor."""
+    client.force_login(user)
+    return [client, Client()]
+
+
+def play_section(html: str) -> str:
+    """The page's play area (what follows the match), without the footer's form token."""
+    return html[html.index('<section id="play"') : html.index("</main>")]
+
+
+def seen_by(viewer, match, language: str) -> dict[str, str]:
+    """What a spectator gets of the match on each path: the page, its partials, a poll."""
+    url, asked = match.get_absolute_url(), {"HTTP_ACCEPT_LANGUAGE": language}
+    page = play_section(viewer.get(url, **asked).text)
+    version = re.search(r'data-version="([\w-]+)"', page).group(1)
+    seen = {
+        "page": page,
+        "play": viewer.get(url, **PLAY, **asked).text,
+        "turn": viewer.get(url, **TURN, **asked).text,
+        "poll": viewer.get(url, {"poll": "active-0"}, **HTMX, **asked).text,
+        "lobby": re.search(
+            rf'data-watch="{match.pk}".*?</li>', viewer.get(reverse("lobby"), **asked).text, re.S
+        ).group(0),
+    }
+    assert viewer.get(url, {"poll": version}, **HTMX, **asked).status_code == 204
+    return seen
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_free_pace_spectators_see_each_display_only_up_to_the_round_all_have_reached(
+    client, alice, bob, carol, language
+):
+    match = make_match(alice, bob, pace="free", time_control="1d")
+    play(match, alice)
+    play(match, bob)
+    viewers = spectators(client, carol)
+    before = [seen_by(viewer, match, language) for viewer in viewers]
+    for _ in range(5):
+        play(match, alice)  # alice goes far ahead: nothing a spectator sees changes
+        assert [seen_by(viewer, match, language) for viewer in viewers] == before
+    play(match, bob)  # both have reached round 3 now
+    after = [seen_by(viewer, match, language) for viewer in viewers]
+    round_3 = "Round <strong>3</strong>" if language == "en" else "Runde <strong>3</strong>"
+    for seen, seen_before in zip(after, before, strict=True):
+        assert round_3 in seen["page"] and round_3 not in seen_before["page"]
+        assert re.findall(r"data-standing>([^<]*)<", seen["lobby"]) == [
+            "Round 3 of 20" if language == "en" else "Runde 3 von 20"
+        ]
+        tiles = re.findall(r"data-opponent-score>\d+</span> \w+ · (\d+)", seen["page"])
+        assert tiles == ["2"]  # bob's two tiles, as every player has seen them
+        own = re.search(r"data-own-board>(.*?)</div>", seen["page"], re.S).group(1)
+        assert own.count('class="tile level-') == 2  # alice's first two of her seven
+
+
+def test_free_pace_spectators_are_not_told_how_far_a_player_who_resigned_had_got(
+    client, alice, bob, carol
+):
+    match = make_match(alice, bob, pace="free", time_control="1d")
+    for _ in range(6):
+        play(match, bob)
+    services.resign(match.pk, bob)
+    for viewer in spectators(client, carol):
+        page = viewer.get(match.get_absolute_url()).text
+        assert "bob resigned." in page
+        assert re.findall(r'log-when">Round (\d+)</span> bob resigned', page) == ["1"]
+
+
+PLUSPLUS = {"start_tiles": True, "fillers": True, "specials": ["reserve", "one"]}
+
+
+def without_waiting(section: str) -> str:
+    """A spectator's play area without what says who still has to move this round (public
+    in rounds pace) and the version, which changes with it."""
+    waiting = r'<div class="turn waiting" data-watching-turn>.*?</div>'
+    section = re.sub(waiting, "", section, count=1, flags=re.S)
+    return re.sub(r"(active|finished)-[0-9a-f]{16}", "", section)
+
+
+@pytest.mark.parametrize("options", [{}, PLUSPLUS], ids=["base", "plusplus"])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_rounds_pace_spectators_see_the_card_showing_and_never_the_next(
+    client, alice, bob, carol, options, language
+):
+    match = make_match(alice, bob, pace="rounds", time_control="1d", **options)
+    play(match, alice)
+    play(match, bob)
+    cards = game_of(match).deal.cards
+    for viewer in spectators(client, carol):
+        seen = seen_by(viewer, match, language)
+        for path in ("page", "play", "poll"):
+            showing = re.findall(r"data-showing>(\d)<", seen[path])
+            assert showing == [str(cards[1])], path  # round 2's card, shown to every player
+            supply = dict(re.findall(r'data-supply="(\d)".*?×(\d+)<', seen[path], re.S))
+            left = Counter(DECKS["base"]) - Counter(cards[:2])  # not round 3's
+            assert supply == {str(n): str(left[n]) for n in range(10)}, path
+        assert 'name="ply"' not in seen["turn"] and "data-ghost" not in seen["turn"]
+    viewers = spectators(client, carol)
+    before = [without_waiting(seen_by(v, match, language)["page"]) for v in viewers]
+    if options:
+        services.play(match.pk, alice, "reserve", 1)
+    else:
+        play(match, alice)  # her round-2 tile is shown once bob has placed his
+    after = [without_waiting(seen_by(v, match, language)["page"]) for v in viewers]
+    assert after == before
+    play(match, bob)
+    for viewer in spectators(client, carol):
+        page = seen_by(viewer, match, language)["page"]
+        assert re.findall(r"data-showing>(\d)<", page) == [str(cards[2])]
+        if options:
+            reserved = "alice reserved a tile." if language == "en" else "alice hat ein Plättchen"
+            assert reserved in page and f"reserved the {cards[1]}" not in page
+    if options:
+        client.force_login(alice)
+        assert f"alice reserved the {cards[1]}." in client.get(match.get_absolute_url()).text
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_nmbrs_spectators_never_see_a_card_of_a_hand_or_of_the_deck(
+    client, alice, bob, carol, language
+):
+    from tests.test_nmbrs_site import nmbrs_match
+
+    match = nmbrs_match(alice, bob)
+    users = {0: alice, 1: bob}
+    checked = 0
+    for step in range(40):
+        record = services.load(match)
+        if record.state.over:
+            break
+        player = record.state.to_move
+        seat = record.seats[player]
+        text = str(record.rules.auto_move(record.state, player))
+        services.play(match.pk, users[player], text, len(record.moves_of(seat)))
+        if step % 10:
+            continue
+        state = services.load(match).state
+        secret = set(state.deck).union(*state.hands)
+        public = {card for cards in state.table.values() for card, _number in cards}
+        public |= {state.top} if state.top else set()
+        for viewer in spectators(client, carol):
+            for path, html in seen_by(viewer, match, language).items():
+                shown = set(re.findall(r'data-card="([^"]+)"', html))
+                assert shown <= public and not shown & secret, path
+                assert 'name="move"' not in html and "data-pick" not in html, path
+            page = viewer.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).text
+            cards_word = "cards" if language == "en" else "Karten"
+            for p, hand in enumerate(state.hands):
+                size = re.search(
+                    rf'data-player="{users[p].username}".*?(\d+) {cards_word}', page, re.S
+                )
+                assert int(size.group(1)) == len(hand)
+        checked += 1
+    assert checked >= 3

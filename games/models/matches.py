@@ -37,6 +37,9 @@ class Match(models.Model):
     players = models.PositiveSmallIntegerField(default=1)
     rated = models.BooleanField(default=False)
     open = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    private = models.BooleanField(
+        default=False, help_text="Only its players may look at it while it is played."
+    )
     time_per_move = models.DurationField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_matches"
@@ -61,6 +64,15 @@ class Match(models.Model):
                 fields=["puzzle", "created_by"],
                 condition=models.Q(daily=True, status="active"),
                 name="one_open_daily_attempt",
+            ),
+        ]
+        indexes = [
+            # The lobby's "Watch" list: the matches under way others may look at, newest first.
+            models.Index(
+                models.F("started").desc(),
+                models.F("id").desc(),
+                condition=models.Q(status="active", kind="match", private=False),
+                name="watchable_matches",
             ),
         ]
 

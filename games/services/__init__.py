@@ -14,6 +14,7 @@
 - ``guests``: visitors playing without an account, adopted on sign-up;
 - ``addresses``: e-mail addresses confirmed by a signed link (sign-up, change of address);
 - ``pushes``: a player's push devices, and the pushes each change writes for them;
+- ``watching``: the matches others may watch, a player's current games (reads only);
 - ``closing``: closing an account at its owner's request;
 - ``export``: everything kept about a player, for "Export my data" (reads only).
 

@@ -4,9 +4,11 @@ Every change to a match starts from a record noted as read (``changes.track``): 
 versions each reader sees then are worked out, and once the change has committed, again;
 each reader whose version changed is told the new one on their own channel
 (``events.publish``). A reader is a seat's player, or everybody else ("watch", only while
-the match may be looked at by others). A version is what the page polls with
-(``matchview.version``): it tells that something the reader may see changed, and nothing
-else, so a player ahead in free pace moving says nothing to those behind.
+the match may be looked at by others: ``visibility.watchable``, the rule of the pages,
+which the watchers' page is made for with the spectator's view). A version is what the
+page polls with (``matchview.version``): it tells that something the reader may see
+changed, and nothing else, so a player ahead in free pace moving says nothing to those
+behind, nor to the watchers.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from games import events
 from games.models import Match
 from games.services.matchview import shown, version
 from games.services.record import Record
+from games.visibility import watchable
 
 #: The audience of everybody who is not seated in the match.
 WATCH = "watch"
@@ -43,11 +46,6 @@ def versions(record: Record) -> dict[str, str]:
     if watchable(match):
         seen[events.channel(match.pk, WATCH)] = version(shown(record, None))
     return seen
-
-
-def watchable(match: Match) -> bool:
-    """Whether players not seated in the match may look at it now (``visibility``)."""
-    return match.is_finished or (match.status == Match.Status.WAITING and match.open)
 
 
 def follow(record: Record) -> None:

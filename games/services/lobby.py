@@ -180,6 +180,7 @@ def create_match(
     options: Mapping[str, Any] | None = None,
     invite: list[str] = (),
     open: bool = False,
+    private: bool = False,
     seed: int | None = None,
     puzzle=None,
     link: bool = False,
@@ -187,7 +188,8 @@ def create_match(
     """A match waiting for its seats: the creator's, invited players', open ones, and with
     ``link`` those its invitation link offers (``InviteLink``).
 
-    With a ``puzzle`` it is a challenge: everybody plays that puzzle's deal.
+    With a ``puzzle`` it is a challenge: everybody plays that puzzle's deal. ``private``:
+    only its players may look at it while it is played (``visibility.watchable``).
     """
     if puzzle is not None:
         game, options, seed = PUZZLE_GAME, puzzle_rules().puzzle_options, puzzle.seed
@@ -212,6 +214,7 @@ def create_match(
             players=players,
             rated=rated,
             open=open,
+            private=private,
             time_per_move=TIME_CONTROLS[time_control],
             created_by=creator,
         )
@@ -247,9 +250,11 @@ def start_against_bot(
     *,
     game: str = DEFAULT_GAME,
     options: Mapping[str, Any] | None = None,
+    private: bool = False,
 ) -> Match:
     """A game against a bot of ``strength``, started at once: a casual two-player match of
-    ``game`` with no time limit, the bot moving as soon as it owes a move."""
+    ``game`` with no time limit, the bot moving as soon as it owes a move; others may watch
+    it unless it is ``private``."""
     if not bots.plays(game):
         raise MoveRefused(_("Bots do not play this game."))
     bot = bots.account(strength, game)
@@ -262,6 +267,7 @@ def start_against_bot(
             seed=new_seed(),
             players=2,
             rated=False,
+            private=private,
             created_by=player,
         )
         Seat.objects.create(match=match, player=player, index=0)

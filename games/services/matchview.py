@@ -27,10 +27,10 @@ class MatchView:
     """A match as one user may see it: never the game's state, only its view for them.
 
     ``seat`` is the user's own seat (None for a spectator); ``view`` is the game's view
-    for that seat (``Rules.view``); ``ply`` the number of moves the viewer has made (all the
-    match's moves for a spectator), which a move form sends back so that a page that is out
-    of date is noticed: never the whole match's count, which in free pace would tell how far
-    the others have got. ``commitment`` is what the player committed to for the decision
+    for that seat (``Rules.view``); ``ply`` the number of moves the viewer has made (none for
+    a spectator), which a move form sends back so that a page that is out of date is
+    noticed: never the whole match's count, which in free pace would tell how far the others
+    have got. ``commitment`` is what the player committed to for the decision
     they owe (``CommitRules``), ``may_commit`` what they may still commit to: while they may,
     they draft nothing. ``drafts``: the player owes a move they may compose step by step
     (``DraftRules``; see ``draft``).
@@ -77,7 +77,7 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         record.seats,
         seat,
         view,
-        record.ply if seat is None else len(record.moves_of(seat)),
+        0 if seat is None else len(record.moves_of(seat)),
         commitment=commitment,
         may_commit=may_commit,
         drafts=owing and isinstance(rules, DraftRules),

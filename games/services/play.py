@@ -14,7 +14,6 @@ Every answer is a ``MatchView``: what the player may see, never the game's state
 
 from __future__ import annotations
 
-from collections import defaultdict
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -26,14 +25,14 @@ from django.utils.translation import gettext_noop
 
 from games import visibility
 from games.contract import LEAVE, IllegalMove
-from games.models import Match, Move, Notification, Profile, Seat
+from games.models import Match, Notification, Profile, Seat
 from games.names import shown_lazy
 from games.services import deadlines
 from games.services.changes import Changes, lock
 from games.services.commitments import check_commitments, commitment_of, offered_commitments
 from games.services.matchview import MatchView, view_of
 from games.services.prepared import Prepared
-from games.services.record import Made, MoveRefused, Record, keep, load, replay
+from games.services.record import MoveRefused, Record, keep, load, load_many
 
 EXTENSION = timedelta(days=1)
 
@@ -140,27 +139,11 @@ def glances(seats: list[Seat]) -> dict[int, MatchView]:
     """The view each seat's player has of its running match (``seats`` with their matches:
     one player's, as the home page lists them), by match: two queries whatever their number,
     one for the matches' seats and one for their moves."""
-    matches = {seat.match_id: seat.match for seat in seats}
-    seated: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (
-        Seat.objects.filter(match_id__in=matches)
-        .select_related("player")
-        .order_by("match_id", "index")
-    ):
-        seat.match = matches[seat.match_id]
-        seated[seat.match_id].append(seat)
-    moves: dict[int, list[Made]] = defaultdict(list)
-    for match_id, seat_id, text in (
-        Move.objects.filter(match_id__in=matches)
-        .order_by("match_id", "ply")
-        .values_list("match_id", "seat_id", "text")
-    ):
-        moves[match_id].append(Made(seat_id, text))
+    records = load_many(list({seat.match_id: seat.match for seat in seats}.values()))
     views = {}
     for seat in seats:
-        others = seated[seat.match_id]
-        own = next(s for s in others if s.pk == seat.pk)
-        record = replay(matches[seat.match_id], others, moves[seat.match_id], shared=True)
+        record = records[seat.match_id]
+        own = next(s for s in record.seats if s.pk == seat.pk)
         views[seat.match_id] = view_of(record, own)
     return views
 

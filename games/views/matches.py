@@ -17,13 +17,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import accounts, presence, services, web
+from games import accounts, presence, services, visibility, web
 from games.context_processors import owed_matches
-from games.forms import MatchForm
+from games.forms import MatchForm, PrivacyForm
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
-from games.services import MatchView, MoveRefused, finish, links, puzzles
+from games.services import MatchView, MoveRefused, finish, links, puzzles, watching
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -54,7 +54,17 @@ def next_game(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {"seeks": open_seeks(request.user)[:100]})
+    """The open seats, and the matches under way that the visitor may watch."""
+    watched = [
+        {
+            "match": mv.match,
+            "seats": mv.seats,
+            "standing": web.adapter_for(mv.match.game).standing(mv),
+        }
+        for mv in watching.watch_list(request.user)
+    ]
+    context = {"seeks": open_seeks(request.user)[:100], "watched": watched}
+    return render(request, "games/lobby.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -87,9 +97,11 @@ def new_solo(request: HttpRequest) -> HttpResponse:
         except ValueError:  # MoveRefused included
             error = _("There is no solo game of yours to play again.")
             posted = None
-    plain = ("csrfmiddlewaretoken", "game", "bot")
+    plain = ("csrfmiddlewaretoken", "game", "bot", "private")
     chosen = posted is not None and any(k not in plain for k in posted)
     options = adapter.options_form(posted if chosen else None)
+    privacy = PrivacyForm(posted)
+    private = privacy.is_valid() and privacy.cleaned_data["private"]
     limited = False
     if posted is not None and not error and (not chosen or options.is_valid()):
         cleaned = options.cleaned_data if chosen else {}
@@ -103,7 +115,9 @@ def new_solo(request: HttpRequest) -> HttpResponse:
         if not limited:
             try:
                 if bot:
-                    match = services.start_against_bot(player, bot, game=game, options=cleaned)
+                    match = services.start_against_bot(
+                        player, bot, game=game, options=cleaned, private=private
+                    )
                 else:
                     match = services.start_solo(player, game=game, options=cleaned)
                 return redirect(match)
@@ -112,6 +126,7 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     status = 429 if limited else 400 if (chosen and options.errors) or error else 200
     context = {
         "options": options,
+        "privacy": privacy,
         "error": error,
         "game": game,
         "game_name": rules.name,
@@ -163,6 +178,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 invite=data["invite"],
                 open=data["open"],
                 link=data["link"],
+                private=data["private"],
             )
             return redirect(match)
         except MoveRefused as exc:
@@ -177,6 +193,13 @@ def match_view(request: HttpRequest, match_id: int) -> MatchView:
         return services.view_match(match_id, request.user)
     except Match.DoesNotExist:
         raise Http404("No game of yours has this number.") from None
+
+
+def _seated(request: HttpRequest, match_id: int) -> None:
+    """404 unless the viewer plays in the match: a move or a choice is only ever a
+    player's, and a spectator's page has no form to make one."""
+    if not match_view(request, match_id).is_player:
+        raise Http404("No game of yours has this number.")
 
 
 def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **query) -> dict:
@@ -207,8 +230,10 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         query = {**query, "preview": bool(request.htmx and query["preview"])}
     context.update(adapter.context(mv, **query))
     context["game_template"] = adapter.template
+    # A player follows the others while they owe no move; a spectator all along.
     context["polling"] = match.status == Match.Status.ACTIVE and (
-        mv.is_player and not match.is_solo and mv.seat.deadline is None
+        (mv.is_player and not match.is_solo and mv.seat.deadline is None)
+        or (not mv.is_player and visibility.watchable(match))
     )
     _follow(request, mv, context)
     if not match.is_solo:
@@ -281,15 +306,17 @@ def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) ->
 @never_cache
 def game(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match's page, never kept by the browser: Back after a move or a choice made in
-    place must show the match as it is, not the page before it."""
+    place must show the match as it is, not the page before it. Anybody who may look at the
+    match (``visibility.watchable``), a visitor too, gets a spectator's page of a running
+    one; a visitor is sent to log in at a match waiting for players."""
     try:
         mv = services.view_match(match_id, request.user)
     except Match.DoesNotExist:
         if not request.user.is_authenticated and Match.objects.filter(pk=match_id).exists():
             return redirect_to_login(request.get_full_path())
         raise Http404("No game of yours has this number.") from None
-    if not request.user.is_authenticated and not mv.match.is_finished:
-        return redirect_to_login(request.get_full_path())
+    if not request.user.is_authenticated and mv.match.status == Match.Status.WAITING:
+        return redirect_to_login(request.get_full_path())  # to take a seat, sign in
     if mv.seat is not None and not mv.match.is_solo:
         presence.note(request.user.pk, mv.match.pk)  # no "your move" push while it is open
     if "poll" in request.GET:
@@ -316,7 +343,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         text, ply = adapter.move(request.POST)
     except ValueError as exc:
-        match_view(request, match_id)
+        _seated(request, match_id)
         return game_page(request, match_id, status=400, error=str(exc))
     try:
         mv = services.play(match_id, request.user, text, ply)
@@ -338,7 +365,7 @@ def commit(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         made = parse_int(request.POST.get("ply"), minimum=0, maximum=100_000)
     except ValueError as exc:
-        match_view(request, match_id)
+        _seated(request, match_id)
         return game_page(request, match_id, status=400, error=f"ply: {exc}")
     try:
         mv = services.commit(match_id, request.user, request.POST.get("commitment", ""), made)

@@ -17,7 +17,7 @@ from games import ratings, services, web
 from games.inputs import parse_int
 from games.models import Match, Notification, PlayerStats, Rating, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import boards, bots, dashboard, puzzles
+from games.services import boards, bots, dashboard, puzzles, watching
 from games.views.common import bot_choices, bot_name, open_seeks, shown_start
 from games.views.social import profile_context
 from games.web.charts import rating_chart_svg
@@ -114,12 +114,15 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score")
     )
     recent = finished.select_related("match").order_by("-match__finished")[:20]
-    current = (
-        Seat.objects.filter(player=player, match__status=Match.Status.ACTIVE)
-        .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
-        .select_related("match")
-        .order_by("-match__started")[:20]
-    )
+    current = watching.current_games(player, request.user)
+    # The viewer's own games among them are theirs to play, not to watch.
+    playing_in = set()
+    if request.user.is_authenticated and request.user != player:
+        playing_in = set(
+            Seat.objects.filter(
+                player=request.user, match_id__in=[seat.match_id for seat in current]
+            ).values_list("match_id", flat=True)
+        )
     strength = bots.strength_of(player)
     context = {
         "player": player,
@@ -138,6 +141,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "charts": _rating_charts(player, held),
         "recent": recent,
         "current": current,
+        "playing_in": playing_in,
         "bot": bot_name(strength) if strength else "",
         "bot_strength": strength,
         **profile_context(request, player),

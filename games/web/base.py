@@ -147,6 +147,10 @@ class WebAdapter(Protocol):
     def log(self, mv: MatchView) -> list[LogEntry]:
         """What happened, as far as the viewer may see it, newest first."""
 
+    def standing(self, mv: MatchView) -> str:
+        """How far the match has got, in a few words, as far as the viewer may know it
+        ("Round 5 of 18"), for lists of matches."""
+
     def refusal(self, refused: Exception) -> str:
         """A refused move (the rules' ``IllegalMove`` or the services' ``MoveRefused``) as
         a sentence in the page's language."""

@@ -84,23 +84,29 @@ class Nmbr9Web:
         compose: Compose | None = None,
         focus: int | None = None,
     ) -> dict[str, Any]:
-        """The play area of the page from the viewer's view (and the turn they compose)."""
+        """The play area of the page from the viewer's view (and the turn they compose). A
+        spectator's (``mv.seat`` None) shows the first player's display large, the others
+        beside it, and the cards showing to every player: no turn, no hand of theirs."""
         view, seats = mv.view, mv.seats
         me = mv.seat.index if mv.seat is not None else 0
         mine = view.displays[me]
         decision = view.decision if mv.is_player and not mv.seat.has_left else None
+        waiting = [i for i in view.waiting_for if not mv.is_player or i != me]
         context: dict[str, Any] = {
             "round": view.round,
             "rounds": view.rounds,
             "score": mine.score,
+            "shown_name": shown(seats[me].player.username),
             "supply": sorted((view.tiles_left or view.supply).items()),
-            "waiting_for": [seats[i] for i in view.waiting_for if i != me] if mv.is_player else [],
-            "waiting_names": ", ".join(
-                shown(seats[i].player.username) for i in view.waiting_for if i != me
-            ),
-            "finished_playing": view.rounds is not None and mine.progress >= view.rounds,
+            "waiting_for": [seats[i] for i in waiting],
+            "waiting_names": ", ".join(shown(seats[i].player.username) for i in waiting),
+            "finished_playing": mv.is_player
+            and view.rounds is not None
+            and mine.progress >= view.rounds,
+            "showing": [number for _marker, number in view.cards] if not mv.is_player else [],
             "focus": focus,
             "plusplus": view.options.plusplus,
+            "free_pace": view.pace == "free",
             "specials": [special_label(s) for s in view.specials],
             "level_markers": view.level_markers,
             "pile": view.pile,
@@ -143,6 +149,13 @@ class Nmbr9Web:
     def log(self, mv: MatchView) -> list[LogEntry]:
         """What happened in the match as far as the viewer can see it, newest first."""
         return words.log_entries(mv)
+
+    def standing(self, mv: MatchView) -> str:
+        """The round the viewer's view is in ("Round 5 of 18")."""
+        view = mv.view
+        if view.rounds is None:
+            return _("Round %(round)s") % {"round": view.round}
+        return _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": view.rounds}
 
     # ----------------------------------------------------------------- moves
 

@@ -145,7 +145,9 @@ def log_entries(mv: MatchView) -> list[LogEntry]:
     """What happened in the match as far as the viewer can see it, newest first."""
     view, seats = mv.view, mv.seats
     entries = []
-    horizon = view.round if view.pace == "free" and mv.is_player and not view.over else None
+    # In free pace a viewer (a spectator too) sees the others only up to their own round:
+    # a player who left later left, as far as the log tells, in that round.
+    horizon = view.round if view.pace == "free" and not view.over else None
     # Each sentence is looked up once, not once per entry: a late round has dozens.
     words, in_round = StepWords(), _("Round %(round)s")
     rounds: dict[int, str] = {}

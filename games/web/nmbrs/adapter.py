@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.nmbrs.view import card_data
 from games.services import MatchView
@@ -156,6 +156,15 @@ class NmbrsWeb:
     def log(self, mv: MatchView) -> list[LogEntry]:
         """Every move as the table saw it (the game's public history), newest first."""
         return words.log_entries(mv)
+
+    def standing(self, mv: MatchView) -> str:
+        """The deal being played and the cards left in the deck."""
+        view = mv.view
+        return ngettext(
+            "Deal %(deal)s · %(count)s card in the deck",
+            "Deal %(deal)s · %(count)s cards in the deck",
+            view.deck_size,
+        ) % {"deal": view.deal, "count": view.deck_size}
 
     # ----------------------------------------------------------------- moves
 
