@@ -192,7 +192,9 @@ def test_following_lists_ratings_and_only_the_matches_the_reader_may_see(client,
     follows.follow(alice, carol)
     Rating.objects.create(player=bob, game="nmbr9", pool=Rating.Pool.MATCH, value=1612, games=30)
     Rating.objects.create(player=bob, game="nmbrs", pool=Rating.Pool.MATCH, value=1480, games=2)
-    hidden = make_match(bob, dave)  # alice plays no part in it
+    hidden = make_match(bob, dave)  # alice plays no part in it, and it is private
+    Match.objects.filter(pk=hidden.pk).update(private=True)
+    watched = make_match(bob, dave, seed=8)  # a public match anybody may watch
     shared = make_match(alice, carol)
     seek = services.create_match(bob, players=2, time_control="1d", rated=True, open=True)
     closed = services.create_match(
@@ -209,7 +211,7 @@ def test_following_lists_ratings_and_only_the_matches_the_reader_may_see(client,
     for unseen in (hidden, closed):
         assert unseen.get_absolute_url() not in page and f"#{unseen.pk}<" not in page
     entries = {e.player.username: e for e in follows.following(alice)}
-    assert [m.pk for m in entries["bob"].playing] == [seek.pk]
+    assert sorted(m.pk for m in entries["bob"].playing) == sorted([seek.pk, watched.pk])
     assert [m.pk for m in entries["carol"].playing] == [shared.pk]
     assert Match.objects.get(pk=hidden.pk).status == Match.Status.ACTIVE
 
@@ -218,10 +220,13 @@ def test_following_what_a_follower_plays_is_no_wider_than_its_own_page(client, a
     """Every match the list links to opens for the reader; every one it leaves out does not."""
     follows.follow(alice, bob)
     listed = make_match(alice, bob)
+    watched = make_match(bob, carol, seed=8)
     left_out = make_match(bob, carol)
+    Match.objects.filter(pk=left_out.pk).update(private=True)
     client.force_login(alice)
     shown = {m.pk for e in follows.following(alice) for m in e.playing}
-    assert shown == {listed.pk}
+    assert shown == {listed.pk, watched.pk}
+    assert client.get(watched.get_absolute_url()).status_code == 200
     assert client.get(listed.get_absolute_url()).status_code == 200
     assert client.get(left_out.get_absolute_url()).status_code == 404
 
