@@ -36,6 +36,23 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A page tells the worker the language it is shown in ({"language": "de"}): the offline page
+// kept is brought to that language, so it speaks the player's chosen language, not only the
+// browser's (it is still fetched without cookies). Each page answered says its language.
+self.addEventListener("message", (event) => {
+  const language = event.data && event.data.language;
+  if (typeof language !== "string" || !/^[a-z]{2}(-[a-z]+)?$/.test(language)) return;
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const kept = await cache.match(OFFLINE, { ignoreVary: true });
+      if (kept && kept.headers.get("Content-Language") === language) return;
+      const page = await fetch(`${OFFLINE}?language=${language}`, { credentials: "omit" });
+      if (page.ok) await cache.put(OFFLINE, page);
+    })().catch(() => {}),
+  );
+});
+
 // Only a page being opened is answered here: from the network, else with the offline page.
 // Forms sent (POST), htmx's requests and event streams are never navigations.
 self.addEventListener("fetch", (event) => {

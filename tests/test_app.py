@@ -112,3 +112,11 @@ def test_every_page_names_the_manifest_its_colour_and_a_touch_icon(client):
     assert png_size(touch) == (180, 180)
     policy = response["Content-Security-Policy"]
     assert "worker-src 'self'" in policy and "manifest-src 'self'" in policy
+
+
+def test_the_offline_page_speaks_the_language_asked_for(client):
+    german = client.get("/offline/?language=de", HTTP_ACCEPT_LANGUAGE="en")
+    assert german["Content-Language"] == "de" and 'lang="de"' in german.text
+    assert "offline" in german.text.lower() and "You are offline" not in german.text
+    unknown = client.get("/offline/?language=xx", HTTP_ACCEPT_LANGUAGE="en")
+    assert unknown["Content-Language"] == "en" and "You are offline" in unknown.text

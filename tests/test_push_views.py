@@ -193,7 +193,8 @@ def test_the_settings_list_the_devices_and_the_kinds_switch_on_and_off(client, v
     for label in ("Your move", "Time running out", "Invitations and challenges", "Results"):
         assert label in page
     answer = client.post(reverse("push_kinds"), {"push_alarm": "on", "push_result": "on"})
-    assert answer.status_code == 302
+    assert answer.status_code == 302 and answer["Location"] == reverse("settings") + "#push"
+    assert 'id="push"' in page and 'data-asking="Asking your browser…"' in page
     profile = Profile.objects.get(player=alice)
     assert (profile.push_move, profile.push_alarm, profile.push_invite, profile.push_result) == (
         False,

@@ -3,11 +3,13 @@ site's root, so that it looks after every page) and the page the worker shows of
 
 import hashlib
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
@@ -78,5 +80,11 @@ def offline_version() -> str:
 
 @require_safe
 def offline(request: HttpRequest) -> HttpResponse:
-    """What the service worker shows for a page it could not fetch."""
-    return render(request, "games/offline.html")
+    """What the service worker shows for a page it could not fetch: in the language asked
+    for (``?language=``, the one the player's pages were last shown in), else the request's."""
+    asked = request.GET.get("language", "")
+    language = asked if asked in dict(settings.LANGUAGES) else get_language()
+    with translation.override(language):
+        response = render(request, "games/offline.html")
+    response["Content-Language"] = language
+    return response

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -112,4 +113,5 @@ def push_kinds(request: HttpRequest) -> HttpResponse:
     if form.is_valid():  # check boxes: always
         form.save()
         messages.success(request, _("Your settings are saved."))
-    return redirect("settings")
+    # Back where the switches are (on a phone the page's top is far above them).
+    return redirect(reverse("settings") + "#push")

@@ -91,7 +91,7 @@
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    say("", true);
+    say(form.dataset.asking || "", true);  // the browser may take a while to answer
     button.disabled = true;
     notifyThisDevice().finally(() => {
       button.disabled = false;

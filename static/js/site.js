@@ -202,6 +202,8 @@ function tick() {
 
 tick();
 setInterval(tick, 1000);
+// A part of the page brought by htmx counts down from the moment it is shown.
+document.addEventListener("htmx:afterSwap", tick);
 
 // The tab title counts the matches waiting for the player's move: "(2) …". The home page's
 // list and the game page bring the count with every update (data-moves-owed).
@@ -346,6 +348,13 @@ for (const form of document.querySelectorAll("form[data-conditions]")) {
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", () => {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
+    // The offline page the worker keeps speaks the language of the pages seen last.
+    navigator.serviceWorker.ready
+      .then((registration) => {
+        const language = document.documentElement.lang;
+        if (registration.active && language) registration.active.postMessage({ language });
+      })
+      .catch(() => {});
   });
 }
 

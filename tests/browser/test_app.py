@@ -140,3 +140,26 @@ def test_a_push_shows_a_notification_that_opens_only_the_sites_pages(open_browse
     )
     site = live_server.url
     assert opened == [f"{site}/lobby/", f"{site}/", f"{site}/", f"{site}/", f"{site}/"]
+
+
+def test_the_offline_page_speaks_the_language_the_player_chose(open_browser):
+    """An English browser switched to German is shown the offline page in German."""
+    session = open_browser(locale="en-GB")
+    page = session.page
+    session.goto("/")
+    page.evaluate(READY)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.select_option("#language-choice", "de")
+    page.get_by_role("button", name="Switch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    kept = """async () => {
+        const cache = await caches.open((await caches.keys())[0]);
+        const page = await cache.match("/offline/", { ignoreVary: true });
+        return page && page.headers.get("Content-Language");
+    }"""
+    page.wait_for_function(f"({kept})().then((language) => language === 'de')")
+    session.context.set_offline(True)
+    session.goto("/leaderboard/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.get_by_role("heading", name="You are offline")).to_have_count(0)
+    session.context.set_offline(False)
