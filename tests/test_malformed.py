@@ -59,6 +59,7 @@ def world(alice, bob, carol):
         "username": "bob",
         "uidb64": "MQ",
         "token": "set-password",
+        "device_id": 1,
     }
 
 

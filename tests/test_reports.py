@@ -294,3 +294,22 @@ def test_staff_see_messages_and_bans_in_the_admin(client, alice, bob, carol, sai
     ban = ChatBan.objects.get(player=carol)
     assert ban.by == staff
     assert "carol" in client.get(reverse("admin:games_chatban_changelist")).text
+
+
+def test_the_export_holds_the_players_messages_and_reports_but_none_about_them(alice, bob, said):
+    from games.services import export
+
+    reports.report(alice, bob, "insults", "rude", said)
+    reports.report(bob, alice, "spam", "", None)
+    data = export.everything(alice)
+    assert data["reports_sent"] == [
+        {
+            "player": "bob",
+            "message": said.pk,
+            "reason": "insults",
+            "text": "rude",
+            "at": data["reports_sent"][0]["at"],
+        }
+    ]
+    assert export.everything(bob)["chat_messages"][0]["text"] == "you play like a bot"
+    assert "spam" not in str(data)  # a report about alice is not hers to read

@@ -181,13 +181,13 @@ def _seat_of(user, seats: list[Seat]) -> Seat | None:
 def messages(match: Match, reader, *, seats: list[Seat] | None = None) -> Chat:
     """What ``reader`` may read of the chat of ``match`` (``seats``: its seats, if the caller
     has them), and where they may write. Raises as ``visibility.check_match_visible`` does
-    for a match they may not look at."""
+    for a match with a chat that they may not look at."""
+    if not has_chat(match):
+        return Chat(match, exists=False)  # nothing to tell, whoever asks
     if seats is None:
         seats = list(Seat.objects.filter(match=match))
     seat = _seat_of(reader, seats)
     visibility.check_match_visible(reader, match, seat)
-    if not has_chat(match):
-        return Chat(match, exists=False)
     profile = _profile(reader) if reader.is_authenticated else None
     room, closed = writing(match, seat, reader, profile)
     banned = banned_until(reader) if room else None
