@@ -394,3 +394,13 @@ def test_the_page_in_german(client, alice, bob):
     assert "Diesen Chat stummschalten" in shown
     response = say(client, match, "", HTTP_ACCEPT_LANGUAGE="de")
     assert "Deine Nachricht: schreib erst etwas." in response.text
+
+
+def test_visitors_read_a_chat_only_where_they_may_see_the_match_page(client, alice, carol):
+    match = open_match(alice)
+    chat.post(match.pk, carol, "anyone joining?")
+    response = client.get(reverse("chat", args=[match.pk]), **HTMX)
+    assert response.status_code == 302 and "anyone joining?" not in response.text
+    response = say(client, match, "me!")
+    assert response.status_code == 302 and reverse("login") in response.url
+    assert texts(match) == ["anyone joining?"]

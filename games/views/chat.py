@@ -46,6 +46,8 @@ def chat(request: HttpRequest, match_id: int) -> HttpResponse:
         the_chat = _read(request, match_id)
         if not the_chat.exists:
             raise Http404("This game has no chat.")
+        if not request.user.is_authenticated and not the_chat.match.is_finished:
+            return redirect_to_login(request.get_full_path())  # as the match's page does
         if not request.htmx:
             return redirect(_chat_url(the_chat.match))
         return render(request, LOG, {"chat": the_chat, "match": the_chat.match})
