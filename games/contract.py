@@ -55,6 +55,10 @@ trying, and a refused move's reason tells nothing of the move tried.
 (``standing_move(state, player, prefs)``: a move, or None; nmbrs!'s "always pass"), from the
 player's choices for the match, which its web adapter names in ``prefs``.
 
+**Own pace.** A game may let the players of a match go through it each at their own speed
+(``PaceRules``; NMBR 9's free pace): a player ahead then knows what those behind have yet to
+see, so the platform lets the players of such a match say nothing to each other while it runs.
+
 **Bots.** A game may let bots play it (``BotRules``): ``bot_move`` gives the move of a bot of
 one of its ``bot_strengths`` from a state drawn by ``sample_hidden`` for the bot's seat, so a
 bot knows no more than a player in its seat.
@@ -82,6 +86,7 @@ __all__ = [
     "CommitRules",
     "DraftRules",
     "Outcome",
+    "PaceRules",
     "PuzzleRules",
     "Rules",
     "View",
@@ -283,6 +288,16 @@ class CommitRules(Protocol):
     def committed_auto_move(self, state: Any, player: int, commitment: str) -> Any:
         """The fallback move (``Rules.auto_move``) of a player who made ``commitment`` for
         the decision they owe: always legal, and it keeps the commitment."""
+        ...
+
+
+@runtime_checkable
+class PaceRules(Protocol):
+    """What a game adds whose players may go through a match each at their own speed."""
+
+    def own_pace(self, options: Any) -> bool:
+        """Whether in a match with ``options`` (``Rules.options``) each player goes at their
+        own speed, so that one ahead may know what the others have yet to see."""
         ...
 
 

@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.inputs import OptionalChoiceField
-from games.models import Profile
+from games.models import Profile, Report
+from games.models.chat import REPORT_LENGTH
 from games.names import is_closed_name
 from games.registry import DEFAULT_GAME, find_game
 
@@ -203,7 +204,7 @@ class MatchForm(SideLabels, forms.Form):
 class SettingsForm(SideLabels, forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["email_on_move", "language"]
+        fields = ["email_on_move", "show_chats", "language"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -247,3 +248,18 @@ class ChallengeForm(SideLabels, forms.Form):
 
     def clean_invite(self) -> list[str]:
         return usernames(self.cleaned_data["invite"])
+
+
+class ReportForm(SideLabels, forms.Form):
+    """A report to the staff: a reason from the list and, if the reporter wants, a note (the
+    service reads both strictly again)."""
+
+    reason = forms.ChoiceField(
+        label=gettext_lazy("Why?"), choices=Report.Reason.choices, widget=forms.RadioSelect
+    )
+    text = forms.CharField(
+        label=gettext_lazy("Anything the staff should know (optional)"),
+        required=False,
+        max_length=REPORT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )

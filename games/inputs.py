@@ -5,17 +5,22 @@ Every number a view takes from a request goes through ``parse_int`` (forms throu
 minus sign, a bounded length and range. ``int()`` alone would accept "٣" and refuse "²"
 with an exception, although ``str.isdigit`` says yes to both.
 
+Every text a player writes for others to read (a chat message, a report's note) goes through
+``parse_text``: stripped, of a bounded length and number of lines, with no control character
+(bar the line breaks it allows) and nothing that turns text around on screen.
+
 Every choice a request may leave out or send empty goes through ``parse_choice`` (forms
 through ``OptionalChoiceField``): empty means the default, which is what the code and the
 page then see, never ""; anything else not among the choices is refused.
 """
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 _INTEGER = re.compile(r"-?[0-9]{1,18}", re.ASCII)
 #: Database ids: positive, and small enough for a 64-bit column.
@@ -52,6 +57,50 @@ class StrictIntegerField(forms.IntegerField):
             return parse_int(str(value))
         except ValueError:
             raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+#: Characters that reorder the text around them on screen (bidirectional embeddings,
+#: overrides and isolates): a message could show something else than it says.
+_REORDERING = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def parse_text(text: object, *, max_length: int, max_lines: int, required: bool = True) -> str:
+    """``text`` stripped, its line breaks made ``\\n``; ValueError with a reason if it is
+    empty (when ``required``), longer than ``max_length`` characters or ``max_lines`` lines,
+    or holds a control character or one that reorders text.
+
+    >>> parse_text("  hello\\r\\nthere ", max_length=20, max_lines=2)
+    'hello\\nthere'
+    >>> parse_text("a\\x07", max_length=20, max_lines=1)
+    Traceback (most recent call last):
+        ...
+    ValueError: no control characters, please
+    """
+    if not isinstance(text, str):
+        raise ValueError(gettext("not a text"))
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not text:
+        if required:
+            raise ValueError(gettext("write something first"))
+        return ""
+    if len(text) > max_length:
+        raise ValueError(
+            ngettext(
+                "at most %(count)s character, please",
+                "at most %(count)s characters, please",
+                max_length,
+            )
+            % {"count": max_length}
+        )
+    for char in text:
+        if char in _REORDERING or (char != "\n" and unicodedata.category(char) in ("Cc", "Cs")):
+            raise ValueError(gettext("no control characters, please"))
+    if text.count("\n") >= max_lines:
+        raise ValueError(
+            ngettext("at most %(count)s line, please", "at most %(count)s lines, please", max_lines)
+            % {"count": max_lines}
+        )
+    return text
 
 
 def parse_choice(text: object, choices: Iterable, *, default: str) -> str:

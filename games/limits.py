@@ -1,6 +1,6 @@
-"""Rate limits on logins, sign-ups, password-reset and address e-mails, counted in the
-cache's Redis with the ``limits`` library (moving windows: each limit counts the requests of
-the last hour, or of the last quarter of an hour).
+"""Rate limits on logins, sign-ups, password-reset and address e-mails, chat messages and
+reports, counted in the cache's Redis with the ``limits`` library (moving windows: each limit
+counts the requests of the last day, hour, quarter of an hour or minute).
 
 - Logins: ``LOGIN_FAILURES`` wrong passwords within ``LOGIN_COOLOFF`` for one account, or
   from one client address, lock it for ``LOGIN_COOLOFF``: every login there is refused, the
@@ -18,6 +18,8 @@ the last hour, or of the last quarter of an hour).
   per player.
 - Follows, unfollows, blocks and unblocks (a follow tells the player followed):
   ``SOCIAL_ACTIONS`` per player.
+- Chat messages: ``CHAT_MESSAGES`` per player; reports to the staff: ``REPORTS`` per player
+  (counted by the services that write them: ``games.services.chat``, ``reports``).
 
 A refusal says when to try again. When Redis cannot be reached the limits let requests
 through: nothing is counted and nothing is refused.
@@ -55,6 +57,8 @@ PASSWORD_CHANGES = "10/hour"
 ADDRESS_MAILS = "5/hour"
 NEW_GAMES = "30/hour"
 SOCIAL_ACTIONS = "60/hour"
+CHAT_MESSAGES = "10/minute"
+REPORTS = "10/day"
 
 COOLOFF_MINUTES = int(LOGIN_COOLOFF.total_seconds() // 60)
 #: Wrong passwords counted per account and per client address.
@@ -127,6 +131,13 @@ def over_limit(
         value = str(request.user.pk)
     else:
         value = key(group, request)
+    return hit(group, value, rate)
+
+
+def hit(group: str, value: str, rate: str) -> int | None:
+    """Count one more of ``group`` for ``value`` (a player's id, an address) against
+    ``rate``; the minutes to wait if it is over (then it is not counted), None if it is
+    not or Redis cannot be reached."""
     item = parsed(rate)
     try:
         if limiter().hit(item, group, value):

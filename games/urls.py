@@ -5,6 +5,7 @@ from games.inputs import IdConverter, UsernameConverter
 from games.views import (
     accounts,
     app,
+    chat,
     links,
     live,
     matches,
@@ -54,6 +55,9 @@ urlpatterns = [
     path("learn/<slug:game>/", learn.learn_game, name="learn_game"),
     path("game/<id:match_id>/", matches.game, name="game"),
     path("game/<id:match_id>/live/", live.live, name="live"),
+    path("game/<id:match_id>/chat/", chat.chat, name="chat"),
+    path("game/<id:match_id>/chat/mute/", chat.mute, name="chat_mute"),
+    path("report/", chat.report, name="report"),
     path("game/<id:match_id>/play/", matches.play, name="play"),
     path("game/<id:match_id>/commit/", matches.commit, name="commit"),
     path("game/<id:match_id>/join/", matches.join, name="join"),

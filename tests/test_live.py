@@ -146,16 +146,26 @@ def test_the_page_names_its_stream_only_where_a_server_streams(client, alice, bo
     assert client.get(reverse("live", args=[match.pk])).status_code == 204
 
 
-def test_under_asgi_a_waiting_page_names_its_stream_and_a_moving_one_does_not(
+def test_under_asgi_a_waiting_page_is_fetched_again_live_and_a_moving_one_is_not(
     asgi_server, client, alice, bob
 ):
+    """Both pages name their stream (the chat listens there), but only the waiting one is
+    fetched again when its match changes: a move being made is never changed under the
+    player's hands."""
     match = make_match(alice, bob, pace="rounds")
     play(match, alice)
     stream = f'data-live="{reverse("live", args=[match.pk])}"'
-    assert stream in fetch(asgi_server.url, match.get_absolute_url(), session_of(client, alice))
-    assert "data-live" not in fetch(
-        asgi_server.url, match.get_absolute_url(), session_of(client, bob)
+    waiting = play_section(
+        fetch(asgi_server.url, match.get_absolute_url(), session_of(client, alice))
     )
+    assert stream in waiting and "data-refresh" in waiting
+    moving = play_section(fetch(asgi_server.url, match.get_absolute_url(), session_of(client, bob)))
+    assert stream in moving and "data-refresh" not in moving
+
+
+def play_section(html: str) -> str:
+    """The opening tag of a page's play area, which says how it follows its match."""
+    return re.search(r'<section id="play"[^>]*>', html).group(0)
 
 
 def fetch(base_url: str, path: str, session: str) -> str:

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0023_watching"),
+        ("games", "0024_chat"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

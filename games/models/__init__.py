@@ -1,6 +1,6 @@
 """What is stored: matches (a solo game is a match with one seat), seats, moves, players,
-push notifications, players among themselves (follows, blocks, invitation links); one module
-each (matches, players, pushes, social).
+push notifications, players among themselves (follows, blocks, invitation links), what is said
+in matches; one module each (matches, players, pushes, social, chat).
 
 A match is a game (``Match.game``, a slug of ``games.registry``) with its options and seed;
 its whole state follows from those and its moves, each the text its game writes, in order.
@@ -8,6 +8,7 @@ Nothing here changes state by itself: the service functions in ``games.services`
 atomically.
 """
 
+from games.models.chat import ChatBan, ChatMessage, ChatMute, Report
 from games.models.matches import ChallengeOffer, DailyResult, Match, Move, Puzzle, Seat
 from games.models.players import (
     Heartbeat,
@@ -23,6 +24,9 @@ from games.models.social import Block, Follow, InviteLink
 __all__ = [
     "Block",
     "ChallengeOffer",
+    "ChatBan",
+    "ChatMessage",
+    "ChatMute",
     "DailyResult",
     "Follow",
     "Heartbeat",
@@ -37,5 +41,6 @@ __all__ = [
     "Puzzle",
     "Rating",
     "RatingChange",
+    "Report",
     "Seat",
 ]

@@ -75,6 +75,12 @@ class Profile(models.Model):
     push_alarm = models.BooleanField(default=True, db_default=True)
     push_invite = models.BooleanField(default=True, db_default=True)
     push_result = models.BooleanField(default=True, db_default=True)
+    show_chats = models.BooleanField(
+        _("Show chats"),
+        default=True,
+        db_default=True,
+        help_text=_("Show the chats of the matches you play and watch."),
+    )
 
     class Meta:
         indexes = [

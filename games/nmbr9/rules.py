@@ -195,6 +195,16 @@ class Nmbr9Rules:
     def bot_move(self, state: Game, player: int, strength: str, rng: random.Random) -> Turn:
         return bot_turn(strength, state, player, rng)
 
+    # ----------------------------------------------------------------- pace
+
+    def own_pace(self, options: MatchOptions) -> bool:
+        """Free pace: each player goes through the cards at their own speed.
+
+        >>> RULES.own_pace(RULES.options({"pace": "free"})), RULES.own_pace(RULES.options({}))
+        (True, False)
+        """
+        return options.pace == "free"
+
     # ----------------------------------------------------------------- what players see
 
     def view(self, state: Game, player: int | None) -> GameView:

@@ -1,4 +1,4 @@
-"""Closing an account at its owner's request.
+"""Closing an account at its owner's request, or by the staff (``games.admin``: a report).
 
 What identifies the person goes: the name becomes ``closed-N`` (N: the account's number,
 shown as "closed account N" in the reader's language), the e-mail addresses, the password

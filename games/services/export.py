@@ -14,6 +14,9 @@ from django.utils import timezone
 
 from games.models import (
     Block,
+    ChatBan,
+    ChatMessage,
+    ChatMute,
     DailyResult,
     Follow,
     Match,
@@ -23,6 +26,7 @@ from games.models import (
     PushSubscription,
     Rating,
     RatingChange,
+    Report,
     Seat,
 )
 from games.services import pushes
@@ -48,6 +52,7 @@ def everything(user: User) -> dict:
             "last_login": _when(user.last_login),
             "language": profile.language if profile else "",
             "email_on_move": profile.email_on_move if profile else True,
+            "show_chats": profile.show_chats if profile else True,
             "push_notifications": {
                 kind: getattr(profile, f"push_{kind}") if profile else True for kind in pushes.KINDS
             },
@@ -94,6 +99,45 @@ def everything(user: User) -> dict:
         "notifications": [
             {"text": n.text, "match": n.match_id, "at": _when(n.created), "read": n.read}
             for n in Notification.objects.filter(player=user).order_by("created", "id")
+        ],
+        **_chats(user),
+    }
+
+
+def _chats(user: User) -> dict:
+    """What the player wrote in chats, the chats they muted, the reports they sent (never
+    those about them: nobody is told who reported them) and the staff's bans on them."""
+    return {
+        "chat_messages": [
+            {
+                "match": m.match_id,
+                "room": m.room,
+                "text": m.text,
+                "at": _when(m.created),
+                "removed": _when(m.removed),
+            }
+            for m in ChatMessage.objects.filter(author=user).order_by("created", "id")
+        ],
+        "muted_chats": list(
+            ChatMute.objects.filter(player=user)
+            .order_by("match_id")
+            .values_list("match_id", flat=True)
+        ),
+        "reports_sent": [
+            {
+                "player": r.reported.username,
+                "message": r.message_id,
+                "reason": r.reason,
+                "text": r.text,
+                "at": _when(r.created),
+            }
+            for r in Report.objects.filter(reporter=user)
+            .select_related("reported")
+            .order_by("created", "id")
+        ],
+        "chat_bans": [
+            {"until": _when(b.until), "at": _when(b.created)}
+            for b in ChatBan.objects.filter(player=user).order_by("created", "id")
         ],
     }
 

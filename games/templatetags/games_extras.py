@@ -48,13 +48,19 @@ def described(match) -> str:
 @register.filter
 def when(value: datetime | None, style: str = "datetime") -> str:
     """An instant as the reader's browser shows it, in its own time zone (``style`` "date"
-    for the day only, "title" to keep the text and put the time on hover); the server writes
-    UTC, which stays on hover and is what a page without JavaScript shows."""
+    for the day only, "time" for the time of day, with the day too if it is not today's,
+    "title" to keep the text and put the time on hover); the server writes UTC, which stays
+    on hover and is what a page without JavaScript shows."""
     if value is None:
         return ""
     value = localtime(value, UTC)
     utc = f"{date_format(value, 'SHORT_DATETIME_FORMAT')} UTC"
-    text = date_format(value, "SHORT_DATE_FORMAT") if style == "date" else utc
+    if style == "date":
+        text = date_format(value, "SHORT_DATE_FORMAT")
+    elif style == "time" and value.date() == localtime(now(), UTC).date():
+        text = f"{date_format(value, 'TIME_FORMAT')} UTC"
+    else:
+        text = utc
     return format_html(
         '<time datetime="{}" data-local="{}" title="{}">{}</time>',
         value.isoformat(),

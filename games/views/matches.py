@@ -24,6 +24,8 @@ from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
 from games.services import MatchView, MoveRefused, finish, links, puzzles, watching
+from games.services import chat as chats
+from games.services import live as live_service
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -217,6 +219,8 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
         "version": SimpleLazyObject(lambda: services.version(mv)),
         "game_name": find_game(match.game).name,
         "described": web.adapter_for(match.game).describe(match.options),
+        # Made only when shown: the partials of the play area have no chat.
+        "chat": SimpleLazyObject(lambda: chats.messages(match, request.user, seats=mv.seats)),
     }
     if mv.view is None:  # waiting for players, or called off
         context["free"] = match.players - len(mv.seats)
@@ -265,10 +269,14 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
 
 
 def _follow(request: HttpRequest, mv: MatchView, context: dict) -> dict:
-    """A page that polls for the others' moves follows them live where the server streams
-    (``live``: the stream's address); it polls while the stream is away."""
-    if context["polling"] and streams_served(request):
+    """A page follows its match live where the server streams (``live``: the stream's
+    address) whenever anything of the match may still change for its reader: the chat
+    listens there. A page that polls for the others' moves (``polling``) is fetched again
+    on each new version (``refresh``), and polls while the stream is away; one where the
+    player owes a move never is, not to change under their hands."""
+    if streams_served(request) and live_service.channel_for(mv) is not None:
         context["live"] = reverse("live", args=[mv.match.pk])
+        context["refresh"] = context["polling"]
     return context
 
 
@@ -444,6 +452,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if mv.match.puzzle_id:
         extra["par_line"] = puzzles.par_line_for(request.user, mv.match.puzzle)
     context = {"match": mv.match, **adapter.replay(mv, request.GET, **extra)}
+    context["chat"] = SimpleLazyObject(
+        lambda: chats.messages(mv.match, request.user, seats=mv.seats)
+    )
     # A step asked for by the page's own controls: only the part that changes. htmx bringing
     # back a step its history no longer holds (Back) puts what it gets in place of the whole
     # page, so it gets the whole page.

@@ -224,16 +224,18 @@ document.addEventListener("visibilitychange", () => {
 });
 
 // The server writes times in UTC; the browser shows them in its own time zone and language,
-// the UTC time on hover. data-local: "datetime", "date", or "title" (the text stays, the
-// local time goes on hover).
+// the UTC time on hover. data-local: "datetime", "date", "time" (the time of day, and the
+// day too unless it is today), or "title" (the text stays, the local time goes on hover).
 function localTimes(root) {
   const language = document.documentElement.lang || undefined;
   for (const el of root.querySelectorAll("time[data-local]")) {
     const at = new Date(el.getAttribute("datetime"));
     if (Number.isNaN(at.getTime())) continue;
     const style = el.dataset.local;
-    const options =
-      style === "date" ? { dateStyle: "short" } : { dateStyle: "short", timeStyle: "short" };
+    const today = at.toDateString() === new Date().toDateString();
+    let options = { dateStyle: "short", timeStyle: "short" };
+    if (style === "date") options = { dateStyle: "short" };
+    else if (style === "time" && today) options = { timeStyle: "short" };
     const local = new Intl.DateTimeFormat(language, options).format(at);
     el.dataset.utc ??= el.title;
     if (style === "title") {
