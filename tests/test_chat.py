@@ -178,13 +178,26 @@ def test_solo_games_and_puzzle_challenges_have_no_chat(client, alice, bob):
     assert ChatMessage.objects.count() == 0
 
 
-def test_strangers_cannot_read_or_write_a_running_match_s_chat(client, alice, bob, carol):
+def test_strangers_cannot_read_or_write_a_private_running_match_s_chat(client, alice, bob, carol):
     match = make_match(alice, bob)
+    Match.objects.filter(pk=match.pk).update(private=True)
     ChatMessage.objects.create(match=match, author=alice, room="players", text="secret plan")
     client.force_login(carol)
     assert client.get(reverse("chat", args=[match.pk]), **HTMX).status_code == 404
     assert say(client, match, "let me in").status_code == 404
     assert texts(match) == ["secret plan"]
+
+
+def test_a_spectator_of_a_public_match_talks_in_the_spectators_room_only(client, alice, bob, carol):
+    match = make_match(alice, bob)
+    ChatMessage.objects.create(match=match, author=alice, room="players", text="secret plan")
+    client.force_login(carol)
+    assert say(client, match, "nice move").status_code in (200, 302)
+    shown = client.get(reverse("chat", args=[match.pk]), **HTMX).text
+    assert "nice move" in shown and "secret plan" not in shown
+    assert texts(match, "spectators") == ["nice move"]
+    client.force_login(alice)
+    assert "nice move" not in client.get(reverse("chat", args=[match.pk]), **HTMX).text
 
 
 # ------------------------------------------------------------------ what a message may be
