@@ -426,8 +426,10 @@ def spectators(client, user) -> list[Client]:
 
 
 def play_section(html: str) -> str:
-    """The page's play area (what follows the match), without the footer's form token."""
-    return html[html.index('<section id="play"') : html.index("</main>")]
+    """The page's play area and what follows it (the chat), without the forms' tokens (each
+    answer masks the token anew)."""
+    shown = html[html.index('<section id="play"') : html.index("</main>")]
+    return re.sub(r'name="csrfmiddlewaretoken" value="\w+"', 'name="csrfmiddlewaretoken"', shown)
 
 
 def seen_by(viewer, match, language: str) -> dict[str, str]:
