@@ -14,7 +14,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from games import events, services
-from games.models import ChatMessage, Notification, PushMessage
+from games.models import ChatMessage, Match, Notification, PushMessage
 from games.services import chat
 from games.services.live import WATCH
 from tests.test_chat import HTMX, open_match, say, section
@@ -59,8 +59,13 @@ def test_the_spectators_words_reach_no_player_until_the_match_is_over(
         for path, html in seen.items():
             assert "alice holds a 9" not in html, (player, path)
         assert "hello bob" not in seen["poll"]  # the play area holds no chat
-    client.force_login(carol)  # no longer looking at a running match
+    client.force_login(carol)  # now a spectator of the running match: the spectators' room
+    spectating = client.get(reverse("chat", args=[match.pk]), **HTMX)
+    assert spectating.status_code == 200
+    assert "alice holds a 9" in spectating.text and "hello bob" not in spectating.text
+    Match.objects.filter(pk=match.pk).update(private=True)  # nobody else may look at it
     assert client.get(reverse("chat", args=[match.pk]), **HTMX).status_code == 404
+    Match.objects.filter(pk=match.pk).update(private=False)
     play_to_end(match, [alice, bob])
     for player in (alice, bob):
         client.force_login(player)
