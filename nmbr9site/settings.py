@@ -58,11 +58,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.middleware.UserLanguage",
     "games.middleware.RecordLastSeen",
-    "games.middleware.ShowHidden",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: under ASGI a middleware that can only run sync makes every one above it run in
+    # the request's thread too, instead of crossing to the event loop and back at each.
+    "games.middleware.ShowHidden",
 ]
 
 ROOT_URLCONF = "nmbr9site.urls"
