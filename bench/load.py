@@ -67,7 +67,7 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+from django.test.utils import setup_databases  # noqa: E402
 
 from bench.movegen import percentile  # noqa: E402
 from games import services  # noqa: E402
@@ -594,8 +594,7 @@ def main(argv: list[str] | None = None) -> None:
             )
             print(f"database: {connection.vendor}, {server}")
     finally:
-        connection.close()
-        teardown_databases(old, verbosity=0)
+        site.drop_test_databases(old)
 
 
 if __name__ == "__main__":

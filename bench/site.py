@@ -31,8 +31,11 @@ POOL = 10
 
 def production_settings() -> None:
     """The environment of production for this process and the servers it starts (before
-    ``django.setup()``): DEBUG off, a secret key, behind a TLS proxy."""
+    ``django.setup()``): DEBUG off, a secret key, behind a TLS proxy; and a Celery queue of
+    their own, so that the tasks this process sends (setting up matches) go to the worker
+    it starts, not to another site's."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
+    os.environ["CELERY_QUEUE"] = f"bench-{uuid.uuid4().hex[:8]}"
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
     os.environ.setdefault("SITE_URL", "https://127.0.0.1")
@@ -105,10 +108,11 @@ async def _answers(port: int) -> bool:
 @contextmanager
 def serve(server: str = "asgi", *, port: int, workers: int = 2, threads: int = 1) -> Iterator[Site]:
     """The site on ``port`` with ``workers`` web processes, until the block ends: its web
-    server answering, one Celery worker and beat on a queue of their own."""
+    server answering, one Celery worker and beat on this process's queue (``CELERY_QUEUE``,
+    set by ``production_settings``)."""
     from nmbr9site import processes
 
-    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    queue = os.environ.get("CELERY_QUEUE") or f"bench-{uuid.uuid4().hex[:8]}"
     environment = os.environ | {
         "DATABASE_URL": processes.database_url(),
         "CELERY_QUEUE": queue,
@@ -142,6 +146,27 @@ def serve(server: str = "asgi", *, port: int, workers: int = 2, threads: int = 1
     finally:
         for child in [*celery, web]:
             processes.stop(child)
+
+
+def drop_test_databases(old) -> None:
+    """Drop the test databases ``setup_databases`` made (``old``), once the connections of
+    the stopped processes are gone: a PostgreSQL backend ends a moment after its client."""
+    from django.db import connection
+    from django.test.utils import teardown_databases
+
+    if connection.vendor == "postgresql":
+        query = (
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        for _ in range(100):
+            with connection.cursor() as cursor:
+                cursor.execute(query)
+                if not cursor.fetchone()[0]:
+                    break
+            time.sleep(0.1)
+    connection.close()
+    teardown_databases(old, verbosity=0)
 
 
 # ------------------------------------------------------------------ processes, from /proc
