@@ -26,8 +26,9 @@ tile of a two-player match of their own while the other has not, and a stream fo
 opened by this process (plain HTTP/1.1 on asyncio) as the waiting page would open it.
 Printed: the resident memory of the web processes (gunicorn's arbiter and workers, VmRSS
 summed) before and with the streams open, and per stream; their CPU over ``--idle``
-seconds (60) with nothing to do but the streams' heartbeats, as a share of one core; and,
-after one move in one of the matches, which streams were told of it (that match's alone).
+seconds (60) with no stream open, then with nothing to do but the streams' heartbeats, as a
+share of one core; how the streams fell to the workers; and, after one move in one of the
+matches, which streams were told of it (that match's alone).
 Targets: the web processes under 300 MB together and under 2% of a core.
 Run it while no test run uses the same database server (it uses the test database name).
 """
@@ -186,6 +187,17 @@ class Announcements:
         self.client.close()
 
 
+@dataclass
+class Latency:
+    """One move's way to the other player's page, seconds from the move's commit: to the
+    announcement, to the page's fetch, to its answer and to the new version shown."""
+
+    announced: float
+    fetched: float
+    answered: float
+    shown: float
+
+
 class Reader:
     """A player's page in the browser, with the requests it made by kind."""
 
@@ -263,23 +275,11 @@ class Reader:
         at, version = next((t, v) for t, v in versions[noted:] if v != shown)
         fetch = next((t for t in reversed(fetches) if t <= at), math.nan)
         answer = next((t for t in reversed(answers) if t <= at), math.nan)
-        return Latency(
-            math.nan, fetch / 1000 - since, answer / 1000 - since, at / 1000 - since
-        ), version
+        times = (fetch / 1000 - since, answer / 1000 - since, at / 1000 - since)
+        return Latency(math.nan, *times), version
 
     def close(self) -> None:
         self.context.close()
-
-
-@dataclass
-class Latency:
-    """One move's way to the other player's page, seconds from the move's commit: to the
-    announcement, to the page's fetch, to its answer and to the new version shown."""
-
-    announced: float
-    fetched: float
-    answered: float
-    shown: float
 
 
 def latency(base_url: str, moves: int) -> bool:
@@ -304,13 +304,13 @@ def latency(base_url: str, moves: int) -> bool:
             for round_ in range(ROUNDS):
                 if len(timings) >= moves:
                     break
-                waits, moves_ = (second, first) if round_ % 2 == 0 else (first, second)
-                place(match_id, waits)
-                reader = readers[waits.pk]
-                channel = events.channel(match_id, str(seats[waits.pk]))
+                waiter, mover = (second, first) if round_ % 2 == 0 else (first, second)
+                place(match_id, waiter)
+                reader = readers[waiter.pk]
+                channel = events.channel(match_id, str(seats[waiter.pk]))
                 subscribed.append(reader.open(path, announcements, channel))
                 noted, shown = reader.shown()
-                move = place(match_id, moves_)
+                move = place(match_id, mover)
                 created = move.created.timestamp()
                 timing, version = reader.next_version(noted, shown, created)
                 timing.announced = announcements.heard.get((channel, version), math.nan) - created
@@ -432,6 +432,13 @@ def web_memory(up: site.Site) -> str:
     )
 
 
+async def web_cpu(up: site.Site, seconds: float) -> float:
+    """The web processes' CPU over the next ``seconds``, % of one core."""
+    used, at = site.tree_cpu(up.web.pid), time.perf_counter()
+    await asyncio.sleep(seconds)
+    return 100 * (site.tree_cpu(up.web.pid) - used) / (time.perf_counter() - at)
+
+
 async def warm_up(up: site.Site, waiting: list[Waiting]) -> None:
     """A few game pages from each worker: what the first requests load is not a stream's."""
     for one in waiting[:20]:
@@ -452,6 +459,8 @@ async def hold(up: site.Site, waiting: list[Waiting], idle: float) -> bool:
     before = site.rss(up.web_pids())
     print(f"streams: {len(waiting)} waiting players; before: {before / MB:.1f} MB")
     print(f"  {web_memory(up)}")
+    idle_cpu = await web_cpu(up, idle)
+    print(f"  idle with no stream open: {idle_cpu:.2f}% of a core")
     gate = asyncio.Semaphore(OPENING)
     started = time.perf_counter()
     opened = await asyncio.gather(
@@ -489,14 +498,12 @@ async def hold(up: site.Site, waiting: list[Waiting], idle: float) -> bool:
     )
     print(f"  {web_memory(up)}")
     beats = sum(s.heartbeats() for s in streams)
-    used, at = site.tree_cpu(up.web.pid), time.perf_counter()
-    await asyncio.sleep(idle)
-    used, seconds = site.tree_cpu(up.web.pid) - used, time.perf_counter() - at
-    share = 100 * used / seconds
+    share = await web_cpu(up, idle)
     beats = sum(s.heartbeats() for s in streams) - beats
+    per_beat = (share - idle_cpu) / 100 * idle / max(1, beats) * 1000
     print(
-        f"  idle with them open: {used:.2f} s of CPU in {seconds:.0f} s = {share:.2f}% of a "
-        f"core; {beats} heartbeats sent ({beats / seconds:.1f}/s)"
+        f"  idle with them open: {share:.2f}% of a core; {beats} heartbeats in {idle:g} s "
+        f"({beats / idle:.1f}/s), {per_beat:.2f} ms of CPU each with its presence note"
     )
     told = [s.told() for s in streams]
     chosen = streams[len(streams) // 2]
