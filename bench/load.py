@@ -2,13 +2,16 @@
 
 Run with ``./run bench`` (or ``python -m bench.load [--seconds 60] [--players 50] [--think 0]``)
 with DATABASE_URL pointing at PostgreSQL. It creates a throw-away test database there,
-collects the static files, and starts gunicorn (``--workers`` processes), one Celery worker
-and beat on a queue of its own, all with ``DEBUG=0`` behind a (pretend) TLS proxy. The
-players are pairs, each pair with a series of two-player free-pace matches: every player
-loads a match page, then for each tile previews a spot and places the default one, moving
-to the next match when done, from one asyncio client process that speaks plain HTTP/1.1 (a
-connection per request, as gunicorn's sync workers close each one). Every request has a
-time limit and the run a total one.
+collects the static files, and starts the web server of the Procfile (``--server asgi``:
+gunicorn with ``--workers`` uvicorn processes, PostgreSQL connections from a pool of
+``DATABASE_POOL``, 10; ``--server wsgi``: gunicorn's sync workers, as before), one Celery
+worker and beat on a queue of its own, all with ``DEBUG=0`` behind a (pretend) TLS proxy
+(``bench.site``). The players are pairs, each pair with a series of two-player free-pace
+matches: every player loads a match page, then for each tile previews a spot and places the
+default one, moving to the next match when done, from one asyncio client process that
+speaks plain HTTP/1.1, a connection per request (``Connection: close``: gunicorn's sync
+workers close each one, and uvicorn, which would keep it, is asked to, so that both servers
+do the same work). Every request has a time limit and the run a total one.
 
 ``--think 0`` (the default) is the closed loop: ``--players`` players (50) send their next
 request the moment the last is answered, for ``--seconds``: the capacity of the machine,
@@ -44,20 +47,16 @@ import random
 import re
 import signal
 import statistics
-import subprocess
 import sys
 import time
-import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
-os.environ["DEBUG"] = "0"
-os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
-os.environ.setdefault("SITE_URL", "https://127.0.0.1")
-os.environ["BEHIND_TLS_PROXY"] = "1"
+from bench import site  # noqa: E402
+
+site.production_settings()
 
 import django  # noqa: E402
 
@@ -68,7 +67,7 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+from django.test.utils import setup_databases  # noqa: E402
 
 from bench.movegen import percentile  # noqa: E402
 from games import services  # noqa: E402
@@ -189,9 +188,9 @@ class Answer:
 async def fetch(
     port: int, method: str, path: str, headers: dict[str, str], body: bytes = b""
 ) -> Answer:
-    """One HTTP/1.1 request on a connection of its own (gunicorn's sync workers close every
-    connection after answering): a client that costs next to nothing, so that the site, not
-    the client, takes the machine's two cores."""
+    """One HTTP/1.1 request on a connection of its own, closed after the answer (gunicorn's
+    sync workers close every connection; uvicorn is asked to): a client that costs next to
+    nothing, so that the site, not the client, takes the machine's two cores."""
     lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
     lines += [f"{name}: {value}" for name, value in headers.items()]
     if body:
@@ -348,76 +347,6 @@ def check_stored(placed: list[tuple[int, int, str]]) -> tuple[int, int]:
     return (accepted - stored).total(), (stored - accepted).total()
 
 
-def _parent(pid: int) -> int:
-    """The parent of process ``pid`` (0 if it is gone; Linux's /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return int(stat.read().rpartition(")")[2].split()[1])
-    except OSError:
-        return 0
-
-
-def _pids() -> list[int]:
-    """Every process (Linux's /proc; none elsewhere)."""
-    entries = os.listdir("/proc") if os.path.isdir("/proc") else []
-    return [int(entry) for entry in entries if entry.isdigit()]
-
-
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    return [child for child in _pids() if _parent(child) == pid]
-
-
-def _cpu(pid: int) -> float:
-    """The CPU time, user and system, that process ``pid`` has used, with that of its
-    children that have ended (0 if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
-def _tree_cpu(pid: int) -> float:
-    """The CPU time used by ``pid`` and every process below it, ended ones included: a
-    process that ends between two readings is counted by its parent (PostgreSQL replaces
-    its backends as their connections age, gunicorn and Celery may replace workers)."""
-    return sum(_cpu(below) for below in _tree(pid))
-
-
-def _named(name: str) -> list[int]:
-    """The processes called ``name``."""
-
-    def called(pid: int) -> str:
-        try:
-            with open(f"/proc/{pid}/comm") as comm:
-                return comm.read().strip()
-        except OSError:
-            return ""
-
-    return [pid for pid in _pids() if called(pid) == name]
-
-
-def _tree(pid: int) -> list[int]:
-    """``pid`` and every process below it."""
-    return [pid, *(below for child in _children(pid) for below in _tree(child))]
-
-
-def _machine() -> tuple[float, float]:
-    """(busy, stolen): the CPU seconds the machine's cores have been busy so far, every
-    process together, and those the hypervisor gave to other machines (0, 0 without
-    Linux's /proc/stat)."""
-    try:
-        with open("/proc/stat") as stat:
-            fields = [int(value) for value in stat.readline().split()[1:9]]
-    except OSError:
-        return 0.0, 0.0
-    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
-    tick = os.sysconf("SC_CLK_TCK")
-    return (user + nice + system + irq + softirq) / tick, steal / tick
-
-
 @dataclass
 class CpuUsed:
     """CPU seconds used so far: by each part of the stack, by this client, and by the whole
@@ -429,16 +358,16 @@ class CpuUsed:
 
     @classmethod
     def now(cls, gunicorn: int, celery: list[int]) -> CpuUsed:
-        postgres = _named("postgres")
+        postgres = site.named("postgres")
         roots = {
             "gunicorn": [gunicorn],
-            "PostgreSQL": [pid for pid in postgres if _parent(pid) not in postgres],
+            "PostgreSQL": [pid for pid in postgres if site.parent(pid) not in postgres],
             "Celery": celery,
         }
         return cls(
-            {part: sum(_tree_cpu(pid) for pid in pids) for part, pids in roots.items()},
+            {part: sum(site.tree_cpu(pid) for pid in pids) for part, pids in roots.items()},
             time.process_time(),
-            _machine(),
+            site.machine(),
         )
 
     def since(self, before: CpuUsed) -> dict[str, float]:
@@ -545,10 +474,19 @@ def main(argv: list[str] | None = None) -> None:
         help="when thinking without --players, the share of that capacity the players offer",
     )
     parser.add_argument(
+        "--server",
+        choices=site.SERVERS,
+        default="asgi",
+        help="the Procfile's uvicorn workers (asgi) or gunicorn's sync workers (wsgi)",
+    )
+    parser.add_argument(
         "--workers", type=int, default=2, help="gunicorn worker processes (one per core)"
     )
     parser.add_argument(
-        "--threads", type=int, default=1, help="threads per gunicorn worker (gthread when > 1)"
+        "--threads",
+        type=int,
+        default=1,
+        help="threads per gunicorn sync worker (wsgi only; gthread when > 1)",
     )
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql":
@@ -557,13 +495,13 @@ def main(argv: list[str] | None = None) -> None:
     if thinking and args.players is None and args.closed_seconds <= 0:
         raise SystemExit("bench.load: thinking players need --players or --closed-seconds > 0.")
     ramp = args.ramp if args.ramp is not None else (15.0 if thinking else 0.0)
+    if args.server == "asgi" and args.threads != 1:
+        raise SystemExit("bench.load: --threads is for --server wsgi.")
 
     # stopped by a signal, the run still stops its servers and drops its database
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     old = setup_databases(verbosity=0, interactive=False)
-    queue = f"load-{uuid.uuid4().hex[:8]}"
     port = processes.free_port()
-    children: list[subprocess.Popen] = []
     try:
         call_command("collectstatic", "--no-input", verbosity=0)
         started = time.perf_counter()
@@ -573,114 +511,90 @@ def main(argv: list[str] | None = None) -> None:
         elif args.closed_seconds > 0:
             closed = make_players(CLOSED_PLAYERS)
         print(f"set up {len(closed)} players in {time.perf_counter() - started:.1f} s")
-        environment = os.environ | {
-            "DATABASE_URL": processes.database_url(),
-            "CELERY_QUEUE": queue,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SITE_URL": f"https://127.0.0.1:{port}",
-            "LOG_LEVEL": "WARNING",
-        }
-        children.append(processes.celery("worker", queue=queue, env=environment))
-        children.append(
-            processes.celery(
-                "beat", queue=queue, env=environment, extra=["--schedule", f"/tmp/{queue}-beat"]
-            )
-        )
-        web = [sys.executable, "-m", "gunicorn", "nmbr9site.wsgi"]
-        web += ["--bind", f"127.0.0.1:{port}", "--workers", str(args.workers)]
-        web += ["--threads", str(args.threads), "--log-level", "warning"]
-        children.append(subprocess.Popen(web, cwd=processes.ROOT, env=environment))
-        for _ in range(100):
-            try:
-                asyncio.run(fetch(port, "GET", "/", {}))
-                break
-            except OSError:
-                time.sleep(0.2)
-        gunicorn, celery = children[-1].pid, [child.pid for child in children[:2]]
+        serving = site.serve(args.server, port=port, workers=args.workers, threads=args.threads)
+        with serving as up:
+            gunicorn, celery = up.web.pid, [child.pid for child in up.celery]
 
-        def cpu() -> CpuUsed:
-            return CpuUsed.now(gunicorn, celery)
+            def cpu() -> CpuUsed:
+                return CpuUsed.now(gunicorn, celery)
 
-        placed: list[tuple[int, int, str]] = []
-        errors = 0
-        alone = 0.0
-        if thinking:
-            alone, everything = service_time(port, make_players(2, 2, name="alone")[0], 5.0)
-            placed += [key for _, key in everything.placed]
-            errors += len(everything.errors)
-        capacity, met = None, False
-        closed_seconds = args.closed_seconds if thinking else args.seconds
-        if closed_seconds > 0:
-            print(f"closed loop: {len(closed)} players, no pause, {closed_seconds:.0f} s")
-            everything, results, used = asyncio.run(
-                run_players(closed, port, seconds=closed_seconds, cpu=cpu)
-            )
-            placed += [key for _, key in everything.placed]
-            errors += len(everything.errors)
-            closed_p95 = report(results, closed_seconds)
-            report_cpu(used, closed_seconds, results)
-            capacity = len(results.placed) / closed_seconds
-            worst = max(closed_p95.values(), default=0.0)
-            met = capacity >= TARGET_RATE and worst <= TARGET_P95_MS
-        if thinking:
-            count = args.players or math.ceil(args.share * capacity * (args.think + alone))
-            # enough matches for twice the placements a player makes on average
-            placements = 2 * (ramp + args.seconds) / args.think
-            matches = min(MATCHES_PER_PAIR, math.ceil(placements / TILES) + 1)
-            started = time.perf_counter()
-            thinkers = make_players(count, matches, name="thinker")[:count]
-            print(f"set up {count} players in {time.perf_counter() - started:.1f} s")
-            offered = len(thinkers) / (args.think + alone)
-            share = f" = {offered / capacity:.2f} of the closed loop's" if capacity else ""
-            print(
-                f"thinking: {len(thinkers)} players, a pause of {args.think:g} s on average "
-                f"(exponential) after each placement, joining over {ramp:g} s, measured "
-                f"{args.seconds:g} s after that"
-            )
-            print(
-                f"  one player alone: {alone * 1000:.1f} ms per placement; offered "
-                f"{len(thinkers)} / ({args.think:g} s + {alone * 1000:.0f} ms) = "
-                f"{offered:.1f} placements/s{share}"
-            )
-            everything, results, used = asyncio.run(
-                run_players(
-                    thinkers, port, seconds=args.seconds, think=args.think, ramp=ramp, cpu=cpu
+            placed: list[tuple[int, int, str]] = []
+            errors = 0
+            alone = 0.0
+            if thinking:
+                alone, everything = service_time(port, make_players(2, 2, name="alone")[0], 5.0)
+                placed += [key for _, key in everything.placed]
+                errors += len(everything.errors)
+            capacity, met = None, False
+            closed_seconds = args.closed_seconds if thinking else args.seconds
+            if closed_seconds > 0:
+                print(f"closed loop: {len(closed)} players, no pause, {closed_seconds:.0f} s")
+                everything, results, used = asyncio.run(
+                    run_players(closed, port, seconds=closed_seconds, cpu=cpu)
                 )
+                placed += [key for _, key in everything.placed]
+                errors += len(everything.errors)
+                closed_p95 = report(results, closed_seconds)
+                report_cpu(used, closed_seconds, results)
+                capacity = len(results.placed) / closed_seconds
+                worst = max(closed_p95.values(), default=0.0)
+                met = capacity >= TARGET_RATE and worst <= TARGET_P95_MS
+            if thinking:
+                count = args.players or math.ceil(args.share * capacity * (args.think + alone))
+                # enough matches for twice the placements a player makes on average
+                placements = 2 * (ramp + args.seconds) / args.think
+                matches = min(MATCHES_PER_PAIR, math.ceil(placements / TILES) + 1)
+                started = time.perf_counter()
+                thinkers = make_players(count, matches, name="thinker")[:count]
+                print(f"set up {count} players in {time.perf_counter() - started:.1f} s")
+                offered = len(thinkers) / (args.think + alone)
+                share = f" = {offered / capacity:.2f} of the closed loop's" if capacity else ""
+                print(
+                    f"thinking: {len(thinkers)} players, a pause of {args.think:g} s on average "
+                    f"(exponential) after each placement, joining over {ramp:g} s, measured "
+                    f"{args.seconds:g} s after that"
+                )
+                print(
+                    f"  one player alone: {alone * 1000:.1f} ms per placement; offered "
+                    f"{len(thinkers)} / ({args.think:g} s + {alone * 1000:.0f} ms) = "
+                    f"{offered:.1f} placements/s{share}"
+                )
+                everything, results, used = asyncio.run(
+                    run_players(
+                        thinkers, port, seconds=args.seconds, think=args.think, ramp=ramp, cpu=cpu
+                    )
+                )
+                placed += [key for _, key in everything.placed]
+                errors += len(everything.errors)
+                ramp_errors = len(everything.errors) - len(results.errors)
+                p95 = report(results, args.seconds)
+                if ramp_errors:
+                    print(f"  errors during the ramp: {ramp_errors}")
+                report_cpu(used, args.seconds, results)
+            missing, extra = check_stored(placed)
+            print(f"lost: {missing}   stored but not accepted: {extra}   errors in all: {errors}")
+            clean = not errors and not missing and not extra
+            if not thinking:
+                print(
+                    f"targets: >= {TARGET_RATE} placements/s, p95 <= {TARGET_P95_MS} ms, 0 errors, "
+                    f"0 lost: {verdict(met and clean)}"
+                )
+            else:
+                loaded = capacity is None or offered >= THINKING_SHARE * capacity
+                fast = all(p95.get(kind, 0) <= limit for kind, limit in THINKING_P95_MS.items())
+                print(
+                    f"targets: offering about 3/4 of the closed loop's capacity (>= "
+                    f"{THINKING_SHARE:g}), after the ramp p95 <= "
+                    + " / ".join(f"{v} ms" for v in THINKING_P95_MS.values())
+                    + f" ({' / '.join(THINKING_P95_MS)}), 0 errors, 0 lost: "
+                    f"{verdict(loaded and fast and clean)}"
+                )
+            server = f"server: {args.server}, gunicorn workers: {args.workers}, " + (
+                f"threads: {args.threads}" if args.server == "wsgi" else f"pool: {up.pool}"
             )
-            placed += [key for _, key in everything.placed]
-            errors += len(everything.errors)
-            ramp_errors = len(everything.errors) - len(results.errors)
-            p95 = report(results, args.seconds)
-            if ramp_errors:
-                print(f"  errors during the ramp: {ramp_errors}")
-            report_cpu(used, args.seconds, results)
-        missing, extra = check_stored(placed)
-        print(f"lost: {missing}   stored but not accepted: {extra}   errors in all: {errors}")
-        clean = not errors and not missing and not extra
-        if not thinking:
-            print(
-                f"targets: >= {TARGET_RATE} placements/s, p95 <= {TARGET_P95_MS} ms, 0 errors, "
-                f"0 lost: {verdict(met and clean)}"
-            )
-        else:
-            loaded = capacity is None or offered >= THINKING_SHARE * capacity
-            fast = all(p95.get(kind, 0) <= limit for kind, limit in THINKING_P95_MS.items())
-            print(
-                f"targets: offering about 3/4 of the closed loop's capacity (>= "
-                f"{THINKING_SHARE:g}), after the ramp p95 <= "
-                + " / ".join(f"{v} ms" for v in THINKING_P95_MS.values())
-                + f" ({' / '.join(THINKING_P95_MS)}), 0 errors, 0 lost: "
-                f"{verdict(loaded and fast and clean)}"
-            )
-        print(
-            f"database: {connection.vendor}, gunicorn workers: {args.workers}, "
-            f"threads: {args.threads}"
-        )
+            print(f"database: {connection.vendor}, {server}")
     finally:
-        for child in children:
-            processes.stop(child)
-        connection.close()
-        teardown_databases(old, verbosity=0)
+        site.drop_test_databases(old)
 
 
 if __name__ == "__main__":
