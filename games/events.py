@@ -164,12 +164,13 @@ def event(message: dict) -> bytes:
 
 
 async def stream(
-    name: str, current: str, shown: str, *, user_id: int | None, match_id: int
+    name: str, read, shown: str, *, user_id: int | None, match_id: int
 ) -> AsyncIterator[bytes]:
-    """The Server-Sent Events of channel ``name`` for a page showing version ``shown``, whose
-    reader sees ``current`` now: at once an event if the page is behind, then each version
-    announced, and a comment every ``HEARTBEAT`` seconds, until ``MAX_AGE`` or until Redis
-    goes away. While it lasts the player (``user_id``) is noted as looking at the match."""
+    """The Server-Sent Events of channel ``name`` for a page showing version ``shown``;
+    ``read()`` (sync) says the version its reader sees now, read once subscribed: at once
+    an event if the page is behind, then each version announced, and a comment every
+    ``HEARTBEAT`` seconds, until ``MAX_AGE`` or until Redis goes away. While it lasts the
+    player (``user_id``) is noted as looking at the match."""
     # A stream lasts minutes: the database connection its request used goes back now (the
     # request's own thread closes it), not when the stream ends.
     await sync_to_async(connections.close_all)()
@@ -179,6 +180,10 @@ async def stream(
     metrics.LIVE_STREAMS.inc()
     try:
         async with the_hub.listen(name) as queue:
+            # Read once subscribed: a change committed before the subscription is seen here,
+            # one committed after it is announced on the channel; none falls in between.
+            current = await sync_to_async(read)()
+            await sync_to_async(connections.close_all)()
             yield f"retry: {RETRY_MS}\n\n".encode()
             if current != shown:
                 yield event(changed(current))

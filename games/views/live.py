@@ -31,9 +31,13 @@ def live(request: HttpRequest, match_id: int) -> HttpResponse:
     if name is None or not streams_served(request) or not events.available():
         return HttpResponse(status=204)
     shown = request.GET.get("version", "")[:64]
+
+    def read() -> str:
+        return services.version(services.view_match(match_id, request.user))
+
     stream = events.stream(
         name,
-        services.version(mv),
+        read,
         shown,
         user_id=mv.seat.player_id if mv.seat is not None else None,
         match_id=mv.match.pk,
