@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games import events, presence, services
@@ -316,3 +317,28 @@ def test_once_redis_failed_a_move_does_not_wait_for_it_again(
     assert events._away_until > time.monotonic()
     play(match, bob)
     assert seat_of(match, alice).progress == 1
+
+
+def test_a_stream_reads_its_version_only_once_subscribed(asgi_server, client, alice, monkeypatch):
+    """A move committed while the stream is being opened is either in the version read or
+    announced on the channel: the version is read with the channel already listened to."""
+    from games.services import live as live_service
+
+    bob = User.objects.create_user("bob2", "bob2@example.com", "a-Long-pa55word")
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    name = live_service.channel_for(services.view_match(match.pk, alice))
+    listeners: list[int] = []
+    real = services.view_match
+
+    def looked_at(*args, **kwargs):
+        listeners.append(redis.Redis.from_url(settings.REDIS_URL).pubsub_numsub(name)[0][1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "view_match", looked_at)
+    stream = Stream(asgi_server.url, reverse("live", args=[match.pk]), session_of(client, alice))
+    try:
+        stream.events(0.5)
+        assert listeners[0] == 0 and listeners[-1] >= 1, listeners
+    finally:
+        stream.close()
