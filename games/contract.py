@@ -22,6 +22,12 @@ and rebuilds the state from them whenever it needs it::
 So a game must be **pure and seeded**: every random choice comes from the seed (and the moves),
 replaying the same texts gives the same state, and ``str(move)`` is the text that is stored.
 
+**Kept states.** The platform also keeps each match's current state beside its moves, so that
+no page or move replays the match: ``save(state)`` writes it as bytes and ``restore(data)``
+reads them back into a state equal to it in everything. ``state_format`` names what the
+game's code writes; a state kept in another format (the game's code changed since), or one
+that ``restore`` refuses, is rebuilt from the moves, which stay the truth.
+
 **Secrets stay in the state.** ``view(state, player)`` is all that ``player`` may know (None:
 a spectator, who may know what every player may know); the services hand views, never states,
 to the web layer. ``sample_hidden`` draws a state the player cannot tell from the real one; the
@@ -256,6 +262,20 @@ class Rules(Protocol[S, M, V, O]):
 
     def dump(self, state: S) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets included (for comparing states)."""
+        ...
+
+    #: The format of the states ``save`` writes: a word that changes whenever the game's code
+    #: does (a state kept in another format is rebuilt from the moves).
+    state_format: str
+
+    def save(self, state: S) -> bytes:
+        """The whole state as bytes, secrets included, for the platform to keep."""
+        ...
+
+    def restore(self, data: bytes) -> S:
+        """The state ``save`` wrote (the caller's own, equal to the saved one in ``dump``,
+        every view and every answer, and playing on the same); ValueError if ``data`` is
+        not one that this ``state_format`` wrote."""
         ...
 
 

@@ -30,8 +30,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from games import pickled
 from games.contract import Due, IllegalMove, InvalidMove, Outcome
 
 from .bots import STRENGTHS, bot_turn
@@ -234,6 +236,17 @@ class Nmbr9Rules:
 
     def dump(self, state: Game) -> dict[str, Any]:
         return {**state.to_dict(), "deal": state.deal.to_dict()}
+
+    # ----------------------------------------------------------------- kept states
+
+    #: The format of the states this code writes: it changes with the package's code.
+    state_format = "nmbr9-" + pickled.fingerprint(Path(__file__).parent)
+
+    def save(self, state: Game) -> bytes:
+        return pickled.dumps(state)
+
+    def restore(self, data: bytes) -> Game:
+        return pickled.loads(data, __package__, Game)
 
     # ----------------------------------------------------------------- puzzles
 

@@ -317,6 +317,9 @@ class State:
             log=self.log,
         )
 
+    def __deepcopy__(self, memo: dict) -> State:
+        return self.copy()
+
 
 def _refuse(reason: str, code: str, **params: Any) -> IllegalMove:
     return IllegalMove(reason, code=code, **params)

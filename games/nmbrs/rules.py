@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from games import pickled
 from games.contract import Due, Outcome
 
 from . import game
@@ -118,6 +120,15 @@ class NmbrsRules:
 
     def dump(self, state: State) -> dict[str, Any]:
         return state.dump()
+
+    #: The format of the states this code writes: it changes with the package's code.
+    state_format = "nmbrs-" + pickled.fingerprint(Path(__file__).parent)
+
+    def save(self, state: State) -> bytes:
+        return pickled.dumps(state)
+
+    def restore(self, data: bytes) -> State:
+        return pickled.loads(data, __package__, State)
 
     def __repr__(self) -> str:
         return "RULES"

@@ -177,6 +177,66 @@ def test_playouts_keep_the_contract(slug, players, options):
 
 
 @pytest.mark.parametrize(("slug", "players", "options"), list(cases()))
+def test_a_kept_state_is_the_state_and_plays_on_the_same(slug, players, options):
+    """``restore(save(state))`` at any point of a match equals the state (its dump, every
+    view, who moves and how far each got), and the rest of the match played on it ends where
+    the match ended; it is the caller's own (changing it leaves the saved state alone)."""
+    rules = find_game(slug)
+    assert isinstance(rules.state_format, str) and rules.state_format
+    final, log, _ = playout(rules, players, 5, options, leave_at=4 if players > 1 else None)
+    for cut in sorted({0, 1, len(log) // 3, len(log) // 2, len(log) - 1, len(log)}):
+        state = _replay(rules, players, 5, options, log[:cut])
+        data = rules.save(state)
+        assert isinstance(data, bytes)
+        kept = rules.restore(data)
+        assert kept is not state
+        assert rules.dump(kept) == rules.dump(state)
+        assert _views(rules, kept, players) == _views(rules, state, players)
+        assert rules.to_move(kept) == rules.to_move(state)
+        for player in range(players):
+            assert rules.progress(kept, player) == rules.progress(state, player)
+            assert rules.score(kept, player) == rules.score(state, player)
+        for player, text in log[cut:]:
+            if text == LEAVE:
+                kept = rules.leave(kept, player)
+            else:
+                kept = rules.apply(kept, player, rules.parse_move(text))
+        assert rules.dump(kept) == rules.dump(final)
+        assert _views(rules, kept, players) == _views(rules, final, players)
+        assert rules.dump(rules.restore(data)) == rules.dump(state), "restore shared the state"
+
+
+class _Called:
+    """Pickled, it asks for ``print`` to be called on load."""
+
+    def __reduce__(self):
+        return (print, ("called",))
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_restore_refuses_anything_but_a_kept_state(slug, capsys):
+    """Damaged bytes, another game's state and a pickle that would call a function are all
+    refused with a ValueError, and nothing is called."""
+    import pickle
+
+    rules = find_game(slug)
+    other = next(r for s, r in GAMES.items() if s != slug)
+    state = _setup(rules, max(2, rules.players.start), 1, {})
+    data = rules.save(state)
+    for bad in (
+        b"",
+        b"not a state",
+        data[: len(data) // 2],
+        pickle.dumps(_Called()),
+        pickle.dumps({"a": 1}),
+        other.save(_setup(other, max(2, other.players.start), 1, {})),
+    ):
+        with pytest.raises(ValueError):
+            rules.restore(bad)
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), list(cases()))
 def test_outcome_is_none_until_the_end(slug, players, options):
     rules = find_game(slug)
     state, log, _ = playout(rules, players, 11, options, leave_at=None)
