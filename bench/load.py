@@ -30,8 +30,10 @@ placement (read from /proc: the figures to compare on a machine that other progr
 and the whole machine's CPU time per placement, split into gunicorn, PostgreSQL, Celery, the
 client and the rest, with the share of the cores' time the hypervisor took; then a check
 that every placement the site accepted is in the database exactly once and none other is.
-Targets on the 2-core development machine: the closed loop >= 150 placements/s with p95 <=
-100 ms; players who think, offering about three quarters of the closed loop's capacity
+Every run prints the time ``sum(range(10**7))`` took before and after it, and the whole
+machine's CPU per placement as a multiple of it. Targets on the 2-core development machine:
+that CPU per placement (with its preview) <= 0.06 x; the closed loop >= 150 placements/s with
+p95 <= 100 ms; players who think, offering about three quarters of the closed loop's capacity
 (>= 0.7 of it), p95 <= 100 ms for previews and placements and <= 250 ms for pages after
 the ramp; no error, nothing lost.
 Run it while no test run uses the same database server (it uses the test database name).
@@ -69,6 +71,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_databases  # noqa: E402
 
+from bench.calibration import calibrate  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
 from games import services  # noqa: E402
 from games.models import Match, Move  # noqa: E402
@@ -82,6 +85,9 @@ TARGET_P95_MS = 100
 THINKING_P95_MS = {"page": 250, "preview": 100, "placement": 100}
 THINKING_SHARE = 0.7  # the least share of the closed loop's capacity a thinking run offers
 CLOSED_PLAYERS = 50
+#: The whole machine's CPU per placement (with its preview), as a multiple of the time of
+#: ``sum(range(10**7))`` in the same run.
+TARGET_CPU_SHARE = 0.06
 KINDS = ("page", "preview", "placement")
 GHOST = re.compile(r'data-x="(-?\d+)" data-y="(-?\d+)" data-rotation="(\d)"')
 PLY = re.compile(r'name="ply" value="(\d+)"')
@@ -379,11 +385,14 @@ class CpuUsed:
         return used
 
 
-def report_cpu(used: dict[str, float], seconds: float, results: Results) -> None:
+def report_cpu(
+    used: dict[str, float], seconds: float, results: Results, calibration: float
+) -> None:
     """gunicorn's CPU time (its workers and the arbiter that replaces them) per request and
     per placement, the figures that other programs on a shared machine disturb least, and
-    the whole machine's per placement, by part: what two cores must fit into a second for a
-    rate of placements."""
+    the whole machine's per placement, by part, also as a multiple of ``calibration`` (the
+    seconds of ``sum(range(10**7))`` in this run): what two cores must fit into a second for
+    a rate of placements."""
     requests = len(results.requests)
     if not requests or not results.placed or seconds <= 0:
         return
@@ -396,8 +405,11 @@ def report_cpu(used: dict[str, float], seconds: float, results: Results) -> None
     rest = used["machine"] - sum(used[part] for part in parts)
     split = ", ".join(f"{part} {used[part] * 1000 / placed:.1f}" for part in parts)
     cores = os.cpu_count() or 1
+    per = used["machine"] / placed
     print(
-        f"the whole machine's CPU: {used['machine'] * 1000 / placed:.1f} ms per placement "
+        f"the whole machine's CPU: {per * 1000:.1f} ms per placement "
+        f"= {per / calibration:.3f} x sum(range(10**7)) ({calibration:.3f} s; target "
+        f"<= {TARGET_CPU_SHARE:g} x) "
         f"({split}, the rest {rest * 1000 / placed:.1f}); {used['machine'] / seconds:.2f} of "
         f"{cores} cores busy, {100 * used['stolen'] / (seconds * cores):.0f}% of their time "
         "stolen by the hypervisor"
@@ -500,6 +512,8 @@ def main(argv: list[str] | None = None) -> None:
 
     # stopped by a signal, the run still stops its servers and drops its database
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    calibration = calibrate()
+    print(f"sum(range(10**7)): {calibration:.3f} s (before the run)")
     old = setup_databases(verbosity=0, interactive=False)
     port = processes.free_port()
     try:
@@ -535,7 +549,7 @@ def main(argv: list[str] | None = None) -> None:
                 placed += [key for _, key in everything.placed]
                 errors += len(everything.errors)
                 closed_p95 = report(results, closed_seconds)
-                report_cpu(used, closed_seconds, results)
+                report_cpu(used, closed_seconds, results, calibration)
                 capacity = len(results.placed) / closed_seconds
                 worst = max(closed_p95.values(), default=0.0)
                 met = capacity >= TARGET_RATE and worst <= TARGET_P95_MS
@@ -570,7 +584,7 @@ def main(argv: list[str] | None = None) -> None:
                 p95 = report(results, args.seconds)
                 if ramp_errors:
                     print(f"  errors during the ramp: {ramp_errors}")
-                report_cpu(used, args.seconds, results)
+                report_cpu(used, args.seconds, results, calibration)
             missing, extra = check_stored(placed)
             print(f"lost: {missing}   stored but not accepted: {extra}   errors in all: {errors}")
             clean = not errors and not missing and not extra
@@ -593,6 +607,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"threads: {args.threads}" if args.server == "wsgi" else f"pool: {up.pool}"
             )
             print(f"database: {connection.vendor}, {server}")
+        print(f"sum(range(10**7)): {calibrate():.3f} s (after the run)")
     finally:
         site.drop_test_databases(old)
 
