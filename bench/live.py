@@ -152,7 +152,7 @@ def place(match_id: int, user: User) -> Move:
     seat = record.seat_of(user)
     game = record.state
     placement = choose(game.board(seat.index), game.current_number(seat.index))
-    services.play(match_id, user, f"place {placement}", len(record.moves_of(seat)))
+    services.play(match_id, user, f"place {placement}", record.made_by(seat))
     return Move.objects.filter(seat=seat).latest("ply")
 
 

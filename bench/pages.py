@@ -53,7 +53,7 @@ def policy_move(match, index: int) -> tuple[str, int]:
     record = services.load(match)
     game = record.state
     move = f"place {choose(game.board(index), game.current_number(index))}"
-    return move, len(record.moves_of(record.seats[index]))
+    return move, record.made_by(record.seats[index])
 
 
 def games_at_round_20(player) -> list:
@@ -154,7 +154,7 @@ def nmbrs_step(match, users) -> bool:
         return False
     player = game.to_move
     move = record.rules.auto_move(game, player)
-    services.play(match.pk, users[player], str(move), len(record.moves_of(record.seats[player])))
+    services.play(match.pk, users[player], str(move), record.made_by(record.seats[player]))
     return True
 
 

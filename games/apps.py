@@ -16,4 +16,8 @@ class GamesConfig(AppConfig):
         user_logged_in.connect(limits.logged_in, dispatch_uid="games.limits.logged_in")
 
         # Every hosted game has a web adapter: a system check (games.E001).
+        # What happens to matches reaches its subscribers (all of them listed there).
+        from games.services import subscribers
         from games.web import registry  # noqa: F401
+
+        subscribers.register()

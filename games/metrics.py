@@ -1,7 +1,8 @@
 """Metrics in Prometheus's format (prometheus-client), served at /metrics.
 
 Counted where things happen: requests by view and status with their latency
-(``middleware.CountRequests``), moves per game once committed (``services.changes``), tasks
+(``middleware.CountRequests``), moves per game and events by kind once committed, and the
+subscribers to them that failed (``services.bus``), tasks
 done and failed per kind (Celery's signals, in the worker), the sweep's duration, e-mails
 and push notifications sent and failed. Read from the database and Redis when scraped
 (``AtScrape``): seats owing a move against the clock, those overdue and the oldest one's
@@ -46,6 +47,12 @@ REQUEST_SECONDS = Histogram(
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
 MOVES = Counter("nmbr9site_moves", "Moves committed, by game.", ["game"])
+EVENTS = Counter("nmbr9site_events", "Events of committed changes to matches, by kind.", ["kind"])
+SUBSCRIBER_FAILURES = Counter(
+    "nmbr9site_subscriber_failures",
+    "Subscribers to changes of matches that failed (the change stood), by subscriber.",
+    ["subscriber"],
+)
 TASKS = Counter(
     "nmbr9site_tasks", "Celery tasks run, by task and outcome (done, failed).", ["task", "outcome"]
 )

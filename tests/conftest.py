@@ -364,3 +364,56 @@ def push_service(vapid):
     yield service
     service.close()
     assert service.problems == [], service.problems
+
+
+# ------------------------------------------------------------------ kept states
+
+
+def _uses_database(item) -> bool:
+    names = set(getattr(item, "fixturenames", ()))
+    if "database_away" in names:
+        return False
+    return bool(names & {"db", "transactional_db"}) or item.get_closest_marker("django_db")
+
+
+def check_kept_states() -> None:
+    """Every match's kept state is the match replayed from its seed and moves: the same
+    state (its dump and every reader's view) and the same moves counted per seat
+    (``services.kept``). A state a test made stale (moves written, a match dealt again by
+    hand) is left out: the site rebuilds it when it reads it."""
+    import json
+
+    from django.db import connection
+
+    from games.models import MatchState
+    from games.services import kept
+    from games.services.record import moves_of, replay, seats_of
+
+    if connection.in_atomic_block and connection.needs_rollback:
+        return  # the test left its transaction broken on purpose
+    for stored in MatchState.objects.select_related("match"):
+        match = stored.match
+        seats, moves = seats_of(match), moves_of(match)
+        if stored.format != kept.format_of(match) or stored.ply != len(moves):
+            continue  # stale: never read as it is
+        replayed = replay(match, seats, moves)
+        rules = replayed.rules
+        state = rules.restore(bytes(stored.data))
+        where = f"the kept state of match {match.pk} after {stored.ply} moves"
+        assert rules.dump(state) == rules.dump(replayed.state), where
+        viewers = [*range(match.players), None]
+        assert [rules.view(state, p).to_dict() for p in viewers] == [
+            rules.view(replayed.state, p).to_dict() for p in viewers
+        ], where
+        made = json.loads(stored.made)
+        assert made + [0] * (len(replayed.made) - len(made)) == replayed.made, where
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """After every test that used the database, whatever matches it made: their kept states
+    are what their moves replay to."""
+    result = yield
+    if _uses_database(pyfuncitem):
+        check_kept_states()
+    return result

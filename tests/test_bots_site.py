@@ -20,7 +20,7 @@ from tests.test_tasks import wait_for
 
 def mine(record, user) -> int:
     """How many moves ``user`` has made: what their page would send with a move."""
-    return len(record.moves_of(record.seat_of(user)))
+    return record.made_by(record.seat_of(user))
 
 
 def bot_moves(match) -> int:
@@ -220,9 +220,7 @@ def test_a_bot_still_playing_its_tiles_is_not_sent_a_second_task(alice):
     Seat.objects.filter(match=match, index=1).update(bot_due=long_ago)
     record = services.load(match)
     seat = record.seats[1]
-    services.play(
-        match.pk, seat.player, str(botplay.think(record, seat)), len(record.moves_of(seat))
-    )
+    services.play(match.pk, seat.player, str(botplay.think(record, seat)), record.made_by(seat))
     seat.refresh_from_db()
     assert seat.progress == 1 and seat.bot_due > long_ago  # its first tile is placed
     assert bots.due() == []

@@ -191,7 +191,7 @@ def test_a_game_against_a_bot_is_under_your_move_while_the_move_is_yours(client,
     services.play(match.pk, alice, str(record.rules.auto_move(record.state, 0)), 0)
     while match.pk in services.owed_match_ids(alice):  # take or draw, lay, discard: all hers
         record = services.load(match)
-        made = len(record.moves_of(record.seats[0]))
+        made = record.made_by(record.seats[0])
         services.play(match.pk, alice, str(record.rules.auto_move(record.state, 0)), made)
     page = client.get(reverse("home")).text
     assert "data-your-move" not in page

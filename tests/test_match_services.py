@@ -17,7 +17,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import notifications, ratings, services, sweep
-from games.models import Match, Move, Notification, Profile, Rating, RatingChange, Seat
+from games.models import (
+    Match,
+    MatchState,
+    Move,
+    Notification,
+    Profile,
+    Rating,
+    RatingChange,
+    Seat,
+)
 from games.nmbr9 import Board, Game, Placement, deal
 from games.nmbr9.policy import choose, fallback_placement
 from games.services import MoveRefused
@@ -1304,8 +1313,10 @@ def test_a_match_whose_expiry_fails_is_skipped_and_the_rest_of_the_batch_expires
     broken = make_match(alice, bob, pace="free", seed=3)
     fine = [make_match(carol, alice, pace="free", seed=4), make_match(bob, carol, seed=5)]
     play(broken, alice)
-    # A stored move the engine refuses to replay: expiring this match raises.
+    # A stored move the engine refuses to replay, and no state kept to read instead of
+    # replaying: expiring this match raises.
     Move.objects.filter(match=broken).update(text="place 9@40,40r0")
+    MatchState.objects.filter(match=broken).delete()
     due = [seat for match in (broken, *fine) for seat in match.seats.all()]
     for seat in due:
         make_due(seat)

@@ -158,7 +158,7 @@ def test_old_matches_replay_exactly_and_go_on(old_apps):
 
     # The match goes on: alice's sixth round through the service, as from her page.
     text = f"place {choose(expected.board(0), expected.current_number(0))}"
-    services.play(match.pk, alice_seat.player, text, len(record.moves_of(alice_seat)))
+    services.play(match.pk, alice_seat.player, text, record.made_by(alice_seat))
     assert Move.objects.filter(match=match).count() == len(moves) + 1
     alice_seat.refresh_from_db()
     assert alice_seat.progress == 6

@@ -40,7 +40,7 @@ def log_of(client, match, user, language: str = "en") -> list[tuple[str, str, st
 
 def made(match, user) -> int:
     record = services.load(match)
-    return len(record.moves_of(record.seat_of(user)))
+    return record.made_by(record.seat_of(user))
 
 
 def play(match, user, turn) -> None:

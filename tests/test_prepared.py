@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Match, Puzzle, Seat
+from games.services import unit
 from games.services.prepared import Prepared
 
 from .test_match_services import make_match
@@ -109,8 +110,8 @@ def test_services_read_a_match_and_lock_it_with_prepared_reads(alice, bob):
     opened, seats, mine = services.open_match(match.pk, alice)
     assert opened == match and mine.player == alice
     same(seats, as_orm(match.pk))
-    with transaction.atomic():
-        record = services.lock(match.pk)
+    with unit.change(match.pk) as change:
+        record = change.record
         assert [s.pk for s in record.seats] == [s.pk for s in seats]
         assert all(s.match is record.match for s in record.seats)
 

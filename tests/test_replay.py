@@ -247,7 +247,7 @@ def two_of_three_to_end(alice, bob):
             decision = record.state.decision(seat.index)
             if decision is None:
                 continue
-            made = len(record.moves_of(seat))
+            made = record.made_by(seat)
             if decision.may_reject and user == bob:
                 services.play(match.pk, user, "reject", made)
                 continue

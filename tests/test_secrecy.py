@@ -554,7 +554,7 @@ def test_nmbrs_spectators_never_see_a_card_of_a_hand_or_of_the_deck(
         player = record.state.to_move
         seat = record.seats[player]
         text = str(record.rules.auto_move(record.state, player))
-        services.play(match.pk, users[player], text, len(record.moves_of(seat)))
+        services.play(match.pk, users[player], text, record.made_by(seat))
         if step % 10:
             continue
         state = services.load(match).state

@@ -9,7 +9,15 @@ atomically.
 """
 
 from games.models.chat import ChatBan, ChatMessage, ChatMute, Report
-from games.models.matches import ChallengeOffer, DailyResult, Match, Move, Puzzle, Seat
+from games.models.matches import (
+    ChallengeOffer,
+    DailyResult,
+    Match,
+    MatchState,
+    Move,
+    Puzzle,
+    Seat,
+)
 from games.models.players import (
     Heartbeat,
     Notification,
@@ -32,6 +40,7 @@ __all__ = [
     "Heartbeat",
     "InviteLink",
     "Match",
+    "MatchState",
     "Move",
     "Notification",
     "PlayerStats",

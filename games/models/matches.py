@@ -289,3 +289,31 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.text}"
+
+
+class MatchState(models.Model):
+    """A match's state as its game keeps it (``Rules.save``) after the match's first ``ply``
+    moves, with how many moves each seat made and the version of what each reader sees: all
+    written with every change to the match (``services.unit``), so that no page or move
+    replays it. The moves stay the truth: a state missing, behind them, written in another
+    ``format`` or unreadable is rebuilt from them (``services.kept``)."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="kept_state"
+    )
+    ply = models.PositiveIntegerField(help_text="The moves of the match this state is after.")
+    format = models.CharField(
+        max_length=64, help_text="The game's state format and what the match was dealt from."
+    )
+    stamp = models.BigIntegerField(help_text="Random, new with every state written.")
+    data = models.BinaryField(help_text="The state, as its game saved it.")
+    made = models.TextField(help_text="JSON: the moves each seat has made, by seat index.")
+    versions = models.TextField(
+        blank=True, help_text="JSON: the version of what each reader sees, by audience."
+    )
+
+    class Meta:
+        verbose_name = "kept state"
+
+    def __str__(self) -> str:
+        return f"state of match {self.match_id} after {self.ply} moves"

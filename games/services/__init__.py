@@ -1,7 +1,12 @@
 """The only code that changes game state in the database, by concern:
 
-- ``record``: matches replayed through their game (a cache of replays);
-- ``changes``: locking a match, and the writes of a change (the unit of work);
+- ``record``: a match with its game's state (``Record``), and replays from the moves;
+- ``kept``: each match's state kept with it, read by one query, cached by each process;
+- ``unit``: the unit of work, the one way a match changes (lock, read, change, write, then
+  its events: ``bus``); ``writes``: the writes of a change, written together;
+- ``bus``: the events a change records, handed to subscribers; ``subscribers``: all of the
+  site's, in one place (notifications, e-mails, puzzle counts; live pages, ratings, bots);
+- ``live``: what each reader of a match sees (versions), told live after a change;
 - ``matchview``: what views get of a match (data only), drafts and histories;
 - ``commitments``: the kinds of move a player commits to before trying them;
 - ``lobby``: creating matches and filling their seats, solo games;
@@ -18,13 +23,13 @@
 - ``closing``: closing an account at its owner's request;
 - ``export``: everything kept about a player, for "Export my data" (reads only).
 
-Every function that changes a match locks the match row first (one lock order, so no
-deadlocks), replays the match through its game, and writes the result. Background work
-(expiry, ratings) claims its rows with a conditional update and does nothing when someone
+Every function that changes a match does it in the unit of work (``unit.change``), which locks
+the match row first (one lock order, so no deadlocks), reads its kept state, and writes the
+change and the new state together before handing its events on. Background work (ratings,
+e-mails, pushes) claims its rows with a conditional update and does nothing when someone
 else already did it. Views get ``MatchView``s, never a game's state.
 """
 
-from games.services.changes import lock
 from games.services.deadlines import expire, expire_many, remind
 from games.services.finish import (
     best_solo_game,
@@ -33,6 +38,7 @@ from games.services.finish import (
     rate_puzzle_attempt,
     refresh_player_stats,
 )
+from games.services.kept import load
 from games.services.lobby import (
     TIME_CONTROLS,
     cancel,
@@ -61,7 +67,7 @@ from games.services.play import (
     view_match,
     your_moves,
 )
-from games.services.record import MoveRefused, Record, load
+from games.services.record import MoveRefused, Record
 
 __all__ = [
     "best_solo_game",
@@ -84,7 +90,6 @@ __all__ = [
     "history",
     "join",
     "load",
-    "lock",
     "open_match",
     "owed_match_ids",
     "personal_best",

@@ -14,8 +14,9 @@ import random
 
 from games import queue
 from games.models import Match, Seat
+from games.services.kept import load
 from games.services.play import play
-from games.services.record import MoveRefused, Record, load
+from games.services.record import MoveRefused, Record
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ def play_bots(match_id: int) -> int:
             return made
         move = think(record, seat)
         try:
-            play(match_id, seat.player, str(move), len(record.moves_of(seat)), commits=True)
+            play(match_id, seat.player, str(move), record.made_by(seat), commits=True)
         except MoveRefused:
             logger.info("match %s changed while bot %s thought; again", match_id, seat.bot)
             continue

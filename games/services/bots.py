@@ -6,10 +6,11 @@ have are the game's own (``BotRules.bot_strengths``, weakest first). Invited to 
 seat at once; its seat carries its strength (``Seat.bot``). Matches with a bot are rated in
 their own list (``Rating.Pool.BOTS``), so bots never move players' match ratings.
 
-When a bot owes a decision, settling the match marks its seat (``Seat.bot_due``) and sends
-``play_bots``, the task driver in ``botplay``, which works out the move outside any lock and
-makes it like a player would. The sweep sends ``play_bots`` again for every bot that has
-owed a move for a while, so a lost task only delays it. A bot never has a deadline.
+When a bot owes a decision, settling the match marks its seat (``Seat.bot_due``) and tells
+of it (``bus.BotsOwe``: its subscriber sends ``play_bots``, the task driver in ``botplay``,
+which works out the move outside any lock and makes it like a player would). The sweep sends
+``play_bots`` again for every bot that has owed a move for a while, so a lost task only
+delays it. A bot never has a deadline.
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import queue
 from games.contract import BotRules
 from games.models import Match, Profile, Seat
 from games.registry import DEFAULT_GAME, find_game
-from games.services.changes import Changes
-from games.services.record import MoveRefused, Record
+from games.services import bus
+from games.services.record import MoveRefused
 
 PREFIX = "bot-"
 #: A bot that has owed a move this long is sent again by the sweep.
@@ -76,10 +76,12 @@ def plays(game: str) -> bool:
     return isinstance(find_game(game), BotRules)
 
 
-def settle(record: Record, changes: Changes, now: datetime, moved: Seat | None = None) -> None:
-    """Mark the bot seats that owe a decision now (and send ``play_bots`` for them); clear
-    the others. A bot that has just moved and owes the next decision is still being played
-    by its task: its mark is renewed, so the sweep does not send a second task meanwhile."""
+def settle(change, now: datetime, moved: Seat | None = None) -> None:
+    """Mark the bot seats of the match being changed (``unit.Change``) that owe a decision
+    now (and tell that they do: ``bus.BotsOwe``); clear the others. A bot that has just
+    moved and owes the next decision is still being played by its task: its mark is
+    renewed, so the sweep does not send a second task meanwhile."""
+    record = change.record
     match = record.match
     owing = record.rules.to_move(record.state) if match.status == Match.Status.ACTIVE else ()
     send = False
@@ -95,7 +97,7 @@ def settle(record: Record, changes: Changes, now: datetime, moved: Seat | None =
         else:
             seat.bot_due = None
     if send:
-        changes.later(lambda: queue.send("games.tasks.play_bots", match.pk))
+        change.emit(bus.BotsOwe(match))
 
 
 def due(now: datetime | None = None, limit: int = 1000) -> list[int]:

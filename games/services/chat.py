@@ -31,11 +31,12 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import events, limits, visibility
+from games import limits, visibility
 from games.contract import PaceRules
 from games.inputs import parse_text
 from games.models import ChatBan, ChatMessage, ChatMute, Match, Profile, Seat
 from games.models.chat import MESSAGE_LENGTH
+from games.services import bus, unit
 from games.services.blocks import blocked_ids
 from games.services.live import WATCH
 from games.services.play import open_match
@@ -47,8 +48,6 @@ SPECTATORS = ChatMessage.Room.SPECTATORS
 MESSAGE_LINES = 5
 #: The messages of a room a page shows: the newest this many.
 SHOWN = 200
-#: What the pages of a room's readers are told when something is new there.
-NEWS = {"event": "chat"}
 
 
 class ChatRefused(MoveRefused):
@@ -279,20 +278,21 @@ def post(match_id: int, user, text: str) -> ChatMessage:
             )
             % {"wait": wait}
         )
-    with transaction.atomic():
+    with unit.change(match.pk, state=False) as change:
         message = ChatMessage.objects.create(match=match, author=user, room=room, text=text)
-        tell_readers(match, seats, room)
+        said(change, room)
     return message
 
 
-def tell_readers(match: Match, seats: list[Seat], room: str) -> None:
-    """Once the change commits, tell the pages of ``room``'s readers that it changed: each
-    human player's for the players' room, the spectators' for theirs."""
+def said(change: unit.Change, room: str) -> None:
+    """Something changed in the chat room ``room`` of the match being changed: the pages of
+    its readers are told once the change commits (``bus.ChatPosted``): each human player's
+    for the players' room, the spectators' for theirs."""
     if room == PLAYERS:
-        names = [events.channel(match.pk, str(s.index)) for s in seats if not s.bot]
+        audiences = tuple(str(s.index) for s in change.record.seats if not s.bot)
     else:
-        names = [events.channel(match.pk, WATCH)]
-    transaction.on_commit(lambda: events.publish({name: NEWS for name in names}))
+        audiences = (WATCH,)
+    change.emit(bus.ChatPosted(change.match, room, audiences))
 
 
 def mute(match_id: int, user, muted: bool) -> None:

@@ -35,7 +35,7 @@ from games.models import (
     Seat,
 )
 from games.names import closed_name, shown_lazy
-from games.services.changes import lock
+from games.services import unit
 from games.services.lobby import cancel_match
 from games.services.play import resign
 from games.services.record import MoveRefused
@@ -69,12 +69,10 @@ def close(user: User) -> None:
             resign(match_id, user)
     waiting = Seat.objects.filter(player=user, match__status=Match.Status.WAITING)
     for match_id in waiting.values_list("match_id", flat=True):
-        with transaction.atomic():
-            record = lock(match_id)
-            if record.match.status == Match.Status.WAITING:
+        with unit.change(match_id) as change:
+            if change.match.status == Match.Status.WAITING:
                 cancel_match(
-                    record.match,
-                    record.seats,
+                    change,
                     gettext_noop("%(player)s closed their account: the match is called off."),
                     player=shown_lazy(user.username),
                 )

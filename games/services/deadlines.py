@@ -16,19 +16,15 @@ when the game says missing it is one; two strikes in a row and the player is dro
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
 from games.contract import LEAVE, IllegalMove
-from games.models import Match, Move, Seat
-from games.services import bots, finish, pushes
-from games.services.changes import Changes, track
+from games.models import Match, Seat
+from games.services import bots, bus, finish, unit
 from games.services.commitments import auto_move
-from games.services.record import Record, replay
+from games.services.record import Record
 
 logger = logging.getLogger(__name__)
 
@@ -37,11 +33,13 @@ REMIND_AT = 0.8
 AUTOMATIC_LIMIT = 1000
 
 
-def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | None = None) -> None:
+def settle(change: unit.Change, now: datetime, *, moved: Seat | None = None) -> None:
     """Bring the match up to date after a change (``moved``: the seat that just moved, by
     its player or as its time ran out)."""
+    record = change.record
+    owed = {seat.pk: seat.deadline is not None for seat in record.seats}
     played = moved if moved is not None and not moved.overdue else None
-    _automatic_moves(record, changes)
+    _automatic_moves(change)
     rules, state = record.rules, record.state
     for seat in record.seats:
         if seat.state in (Seat.State.PLAYING, Seat.State.RESIGNED, Seat.State.DROPPED):
@@ -49,25 +47,26 @@ def settle(record: Record, changes: Changes, now: datetime, *, moved: Seat | Non
             seat.score = rules.score(state, seat.index)
     outcome = rules.outcome(state)
     if outcome is not None:
-        finish.finish(record, changes, outcome, now)
+        finish.finish(change, outcome, now)
     elif record.match.time_per_move is not None:
-        _deadlines(record, changes, now, moved)
+        _deadlines(change, now, moved)
     else:
         _owed_without_deadlines(record)
-    bots.settle(record, changes, now, moved)
+    bots.settle(change, now, moved)
     if record.match.time_per_move is not None:
-        # "Your move" lasts while the move is owed: not once the player has made it (they
-        # have the match in front of them, even when the next decision is theirs at once),
-        # nor once the match is over or they are out of it.
+        # A decision owed is over once it is made (by the player, even when the next one is
+        # theirs at once: they have the match in front of them), once the match is over or
+        # they are out of it.
         for seat in record.seats:
-            if not seat.bot and (seat.deadline is None or seat is played):
-                changes.move_made(seat.player_id, record.match)
-    changes.save(record)
+            ended = seat.deadline is None and (owed[seat.pk] or seat is moved)
+            if not seat.bot and (ended or seat is played):
+                change.emit(bus.TurnEnded(record.match, seat))
 
 
-def _automatic_moves(record: Record, changes: Changes) -> None:
+def _automatic_moves(change: unit.Change) -> None:
     """Make the moves nobody has to wait for: the rest of a decision whose time ran out,
     and the answers a player chose to give always (``standing_move``, if the game has it)."""
+    record = change.record
     rules = record.rules
     standing = getattr(rules, "standing_move", None)
 
@@ -89,14 +88,15 @@ def _automatic_moves(record: Record, changes: Changes) -> None:
                 move = standing(record.state, seat.index, seat.prefs)
             if move is not None:
                 record.state = rules.apply(record.state, seat.index, move)
-                changes.move(record, seat, str(move), auto=True)
+                change.move(seat, str(move), auto=True)
                 break
         else:
             return
     raise RuntimeError(f"match {record.match.pk}: the game never stops moving by itself")
 
 
-def _deadlines(record: Record, changes: Changes, now: datetime, moved: Seat | None) -> None:
+def _deadlines(change: unit.Change, now: datetime, moved: Seat | None) -> None:
+    record = change.record
     rules, state, match = record.rules, record.state, record.match
     to_move = rules.to_move(state)
     for seat in record.seats:
@@ -115,10 +115,7 @@ def _deadlines(record: Record, changes: Changes, now: datetime, moved: Seat | No
         seat.overdue = False
         seat.remind_at = seat.deadline - length * (1 - REMIND_AT)
         seat.reminded = False
-        if seat is not moved or timed_out:  # not a player who just moved themselves
-            changes.notify_your_move(seat.player_id, match)
-        if seat is not moved and not seat.mail_reminder:
-            seat.mail_at = now
+        change.emit(bus.TurnStarted(match, seat, seat.deadline, seat is moved, timed_out))
 
 
 def _owed_without_deadlines(record: Record) -> None:
@@ -140,13 +137,13 @@ def expire(seat_id: int, *, now: datetime | None = None) -> bool:
 def expire_many(seat_ids: list[int], *, now: datetime | None = None) -> int:
     """Make the moves of each of these seats whose deadline has passed; how many.
 
-    One transaction for them all: their matches are locked in id order (so runs that
-    overlap never deadlock) and read after the locks are held. A seat's deadline is only
-    ever changed under its match's lock, and is cleared when its decision is made, so
-    running this any number of times, or alongside the player's own move, acts once.
+    One change of all their matches (``unit.each``: locked in id order, so that runs that
+    overlap never deadlock). A seat's deadline is only ever changed under its match's lock,
+    and is cleared when its decision is made, so running this any number of times, or
+    alongside the player's own move, acts once.
 
-    A match whose expiry fails is logged and skipped (its savepoint rolled back) and the
-    others go on; should writing the batch fail, its seats are expired one at a time.
+    A match whose expiry fails is logged and skipped (its writes forgotten) and the others
+    go on; should writing the batch fail, its seats are expired one at a time.
     """
     now = now or timezone.now()
     try:
@@ -161,57 +158,29 @@ def expire_many(seat_ids: list[int], *, now: datetime | None = None) -> int:
 
 def _expire_batch(seat_ids: list[int], now: datetime) -> int:
     due = Seat.objects.filter(pk__in=seat_ids, deadline__lte=now)
-    match_ids = sorted(set(due.values_list("match_id", flat=True)))
+    match_ids = set(due.values_list("match_id", flat=True))
     if not match_ids:
         return 0
     wanted = set(seat_ids)
-    expired = 0
-    changes = Changes()
-    with transaction.atomic():
-        matches = list(
-            Match.objects.select_for_update()
-            .filter(pk__in=match_ids, status=Match.Status.ACTIVE)
-            .order_by("pk")
-        )
-        seats_of: dict[int, list[Seat]] = defaultdict(list)
-        for seat in (
-            Seat.objects.filter(match__in=matches)
-            .select_related("player")
-            .order_by("match_id", "index")
-        ):
-            seats_of[seat.match_id].append(seat)
-        moves_of: dict[int, list[Move]] = defaultdict(list)
-        for move in Move.objects.filter(match__in=matches).order_by("match_id", "ply"):
-            moves_of[move.match_id].append(move)
-        for match in matches:
-            # Nothing is written before the flush, so a match that fails is forgotten whole.
-            mark, done = changes.mark(), expired
-            try:
-                seats = seats_of[match.pk]
-                record = track(replay(match, seats, moves_of[match.pk], keep=False))
-                for seat in seats:
-                    if seat.pk in wanted:
-                        expired += _expire_seat(record, changes, seat, now)
-            except Exception:
-                logger.exception("expiry in match %s failed; its seats are skipped", match.pk)
-                changes.undo(mark)
-                expired = done
-        changes.flush()
-    return expired
+
+    def expire_seats(change: unit.Change) -> int:
+        seats = [seat for seat in change.record.seats if seat.pk in wanted]
+        return sum(_expire_seat(change, seat, now) for seat in seats)
+
+    return unit.each(match_ids, expire_seats, failed="expiry in match %s")
 
 
-def expire_if_overdue(record: Record, seat: Seat, now: datetime) -> bool:
-    """For a player acting on a locked ``record`` after their deadline, before the sweep has
-    got to it: make the seat's moves as the sweep would (written now); whether it was due."""
+def expire_if_overdue(change: unit.Change, seat: Seat, now: datetime) -> bool:
+    """For a player acting on a locked match after their deadline, before the sweep has got
+    to it: make the seat's moves as the sweep would, in the change; whether it was due."""
     if seat.deadline is None or seat.deadline > now:
         return False
-    changes = Changes()
-    _expire_seat(record, changes, seat, now)
-    changes.flush()
+    _expire_seat(change, seat, now)
     return True
 
 
-def _expire_seat(record: Record, changes: Changes, seat: Seat, now: datetime) -> bool:
+def _expire_seat(change: unit.Change, seat: Seat, now: datetime) -> bool:
+    record = change.record
     if record.match.status != Match.Status.ACTIVE:
         return False
     if seat.deadline is None or seat.deadline > now or seat.state != Seat.State.PLAYING:
@@ -224,52 +193,58 @@ def _expire_seat(record: Record, changes: Changes, seat: Seat, now: datetime) ->
     ):
         move = auto_move(record, seat)
         record.state = rules.apply(record.state, seat.index, move)
-        changes.move(record, seat, str(move), auto=True)
+        change.move(seat, str(move), auto=True)
         made += 1
         if made > AUTOMATIC_LIMIT:
             raise RuntimeError(f"match {record.match.pk}: the fallback never ends the decision")
     seat.deadline = None
     seat.overdue = True
-    if made and seat.strike:
-        seat.strikes += 1
-        seat.total_strikes += 1
-        if seat.strikes < 2:
-            text = gettext_noop("Your time ran out: a move was made for you (one strike).")
-        else:
-            try:
-                record.state = rules.leave(record.state, seat.index)
-            except IllegalMove:
-                text = gettext_noop(
-                    "Your time ran out again: your last move was made for you; your score stands."
-                )
-            else:
-                changes.move(record, seat, LEAVE)
-                seat.state = Seat.State.DROPPED
-                text = gettext_noop(
-                    "You missed two moves in a row and were dropped from the match."
-                )
-        changes.notify(seat.player_id, record.match, text)
-    settle(record, changes, now, moved=seat)
+    if made:
+        strike = ""
+        if seat.strike:
+            seat.strikes += 1
+            seat.total_strikes += 1
+            strike = "one" if seat.strikes < 2 else _second_strike(change, seat)
+        change.emit(bus.SeatExpired(record.match, seat, strike))
+    settle(change, now, moved=seat)
     return bool(made)
+
+
+def _second_strike(change: unit.Change, seat: Seat) -> str:
+    """A second strike in a row: the player is dropped, unless they have made all their
+    moves (their score stands); which of the two."""
+    record = change.record
+    try:
+        record.state = record.rules.leave(record.state, seat.index)
+    except IllegalMove:
+        return "stands"
+    change.move(seat, LEAVE)
+    seat.state = Seat.State.DROPPED
+    change.emit(bus.PlayerLeft(record.match, seat, False, seat.player.username))
+    return "dropped"
 
 
 def remind(seat_id: int, *, now: datetime | None = None) -> bool:
     """The 80% reminder of a seat's current deadline, once: a notification, a push to the
-    player's devices, and its e-mail made due. False if it is not due or already done."""
+    player's devices, and its e-mail made due (``subscribers``). False if it is not due or
+    already done."""
     now = now or timezone.now()
-    with transaction.atomic():
-        claimed = Seat.objects.filter(
-            pk=seat_id, reminded=False, remind_at__lte=now, deadline__gt=now
-        ).update(reminded=True, mail_at=now, mail_reminder=True)
-        if claimed:
-            seat = Seat.objects.select_related("match").get(pk=seat_id)
-            changes = Changes()
-            changes.notify(
-                seat.player_id,
-                seat.match,
-                gettext_noop("Time is running out in %(match)s."),
-                push=pushes.ALARM,
-                match=seat.match,
-            )
-            changes.flush()
-    return bool(claimed)
+    match_id = (
+        _reminder_due(Seat.objects.filter(pk=seat_id), now)
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    if match_id is None:
+        return False
+    with unit.change(match_id) as change:
+        seat = next((s for s in change.record.seats if s.pk == seat_id), None)
+        due = seat is not None and not seat.reminded and seat.deadline is not None
+        if not (due and seat.remind_at is not None and seat.remind_at <= now < seat.deadline):
+            return False
+        seat.reminded = True
+        change.emit(bus.Reminded(change.match, seat))
+    return True
+
+
+def _reminder_due(seats, now: datetime):
+    return seats.filter(reminded=False, remind_at__lte=now, deadline__gt=now)

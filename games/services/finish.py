@@ -1,10 +1,11 @@
 """The end of a match: places and scores, what it counts for, and ratings.
 
 When a game reports its outcome the match is finished: every seat gets its place and score,
-a puzzle attempt counts for the puzzle (and for its day, if it was the player's first daily
-attempt), and the players' profile figures and (for a rated match) their ratings in the
-match's game and pool are brought up to date by tasks, which the sweep sends again if they
-are lost.
+and the change tells of it (``bus.MatchFinished``). Its subscribers (``subscribers``) count a
+puzzle attempt for the puzzle (and for its day, if it was the player's first daily attempt:
+``count_puzzle``), and send the tasks that bring the players' profile figures and (for a
+rated match) their ratings in the match's game and pool up to date, which the sweep sends
+again if they are lost.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, F, Max, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
-from games import queue, ratings
+from games import ratings
 from games.contract import Outcome
 from games.models import (
     DailyResult,
@@ -29,45 +29,24 @@ from games.models import (
     RatingChange,
     Seat,
 )
-from games.services import pushes
-from games.services.changes import Changes
-from games.services.record import Record
+from games.services import bus
 
 
-def finish(record: Record, changes: Changes, outcome: Outcome, now: datetime) -> None:
+def finish(change, outcome: Outcome, now: datetime) -> None:
+    """The game of the match being changed (``unit.Change``) reported ``outcome``."""
+    record = change.record
     match = record.match
     for seat in record.seats:
         seat.score = outcome.scores[seat.index]
         seat.rank = outcome.ranks[seat.index]
         seat.deadline = None
-    changes.save(record)
     match.status = Match.Status.FINISHED
     match.finished = now
-    changes.save_match(match, "status", "finished")
-    for seat in record.seats:
-        if not match.is_solo:
-            changes.notify(
-                seat.player_id,
-                match,
-                gettext_noop("%(match)s is over: you finished #%(rank)s."),
-                push=pushes.RESULT,
-                match=match,
-                rank=seat.rank,
-            )
-        changes.later(lambda player=seat.player_id: _tell("refresh_player_stats", player))
-    if match.puzzle_id:
-        changes.later(lambda: _count_puzzle(match, record.seats))
-    if match.kind == Match.Kind.PUZZLE:
-        changes.later(lambda: _tell("rate_puzzle_attempt", match.pk))
-    if match.rated:
-        changes.later(lambda: _tell("rate_match", match.pk))
+    change.save_match("status", "finished")
+    change.emit(bus.MatchFinished(match, tuple(record.seats)))
 
 
-def _tell(task: str, *args) -> None:
-    queue.send(f"games.tasks.{task}", *args)
-
-
-def _count_puzzle(match: Match, seats: list[Seat]) -> None:
+def count_puzzle(match: Match, seats: list[Seat]) -> None:
     """A game on a puzzle ended: count its attempts, and the day's result of a daily
     attempt (the first attempt finished on the puzzle's day counts; later ones are practice).
     An attempt still open when the day ends no longer counts: from then on every game on the

@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import ratings, visibility
-from games.models import Follow, Match, Profile, Rating, Seat
+from games.models import Follow, Match, Notification, Profile, Rating, Seat
 from games.names import shown
 from games.registry import find_game
 from games.services import blocks, bots
-from games.services.changes import Changes
 from games.services.record import MoveRefused
+from games.services.writes import in_their_languages
 
 #: Matches listed for each followed player.
 PLAYING_SHOWN = 10
@@ -52,11 +52,13 @@ def follow(player, other) -> bool:
             )
         _follow, made = Follow.objects.get_or_create(follower=player, followed=other)
         if made and not bots.strength_of(other):
-            changes = Changes()
-            changes.notify(
-                other.pk, None, gettext_noop("%(player)s follows you."), player=player.username
+            told = (
+                other.pk,
+                None,
+                gettext_noop("%(player)s follows you."),
+                {"player": player.username},
             )
-            changes.flush()
+            Notification.objects.bulk_create(in_their_languages([told]))
     return made
 
 

@@ -1,28 +1,27 @@
 """What each reader of a match is told live: the version of their own page, when it changes.
 
-Every change to a match starts from a record noted as read (``changes.track``): the
-versions each reader sees then are worked out, and once the change has committed, again;
-each reader whose version changed is told the new one on their own channel
-(``events.publish``). A reader is a seat's player, or everybody else ("watch", only while
-the match may be looked at by others: ``visibility.watchable``, the rule of the pages,
-which the watchers' page is made for with the spectator's view). A version is what the
-page polls with (``matchview.version``): it tells that something the reader may see
-changed, and nothing else, so a player ahead in free pace moving says nothing to those
-behind, nor to the watchers.
+Every change to a match (``unit``) works out once what each reader sees after it
+(``versions``), compares it with what they saw before (kept with the match's state) and
+records the readers whose page changed (``bus.ReadersChanged``); once the change has
+committed, ``announce`` tells each of them the new version on their own channel
+(``events.publish``), and a chat's readers that their room changed. A reader is a seat's
+player, or everybody else ("watch", only while the match may be looked at by others:
+``visibility.watchable``, the rule of the pages, which the watchers' page is made for with
+the spectator's view). A version is what the page polls with (``matchview.version``): it
+tells that something the reader may see changed, and nothing else, so a player ahead in free
+pace moving says nothing to those behind, nor to the watchers.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
+from collections.abc import Sequence
 
 from games import events
 from games.models import Match
-from games.services.matchview import shown, version
+from games.services import bus
+from games.services.matchview import WATCH, shown, version
 from games.services.record import Record
 from games.visibility import watchable
-
-#: The audience of everybody who is not seated in the match.
-WATCH = "watch"
 
 
 def audience_of(match: Match, seat) -> str | None:
@@ -34,31 +33,33 @@ def audience_of(match: Match, seat) -> str | None:
 
 
 def versions(record: Record) -> dict[str, str]:
-    """The version of the page each reader of the match sees now, by channel."""
+    """The version of the page each reader of the match sees now, by audience (a human
+    seat's index, and "watch" while others may look at the match)."""
     match = record.match
     if match.is_solo:
         return {}
-    seen = {
-        events.channel(match.pk, str(seat.index)): version(shown(record, seat))
-        for seat in record.seats
-        if not seat.bot
-    }
+    seen = {str(seat.index): version(shown(record, seat)) for seat in record.seats if not seat.bot}
     if watchable(match):
-        seen[events.channel(match.pk, WATCH)] = version(shown(record, None))
+        seen[WATCH] = version(shown(record, None))
     return seen
 
 
-def follow(record: Record) -> None:
-    """The record is about to be changed: once the change commits, tell each reader whose
-    page it changed its new version."""
-    before = versions(record)
+#: What tells a chat's readers that its room changed (never the words).
+CHAT_NEWS = {"event": "chat"}
 
-    def announce() -> None:
-        after = versions(record)
-        news = {name: events.changed(v) for name, v in after.items() if before.get(name) != v}
-        events.publish(news)
 
-    transaction.on_commit(announce)
+def announce(happened: Sequence[bus.Event]) -> None:
+    """After commit: tell each reader whose page a change changed its new version, and the
+    readers of a chat room that it changed."""
+    news = {}
+    for event in happened:
+        if isinstance(event, bus.ReadersChanged):
+            for audience, version in event.versions.items():
+                news[events.channel(event.match.pk, audience)] = events.changed(version)
+        elif isinstance(event, bus.ChatPosted):
+            for audience in event.audiences:
+                news[events.channel(event.match.pk, audience)] = CHAT_NEWS
+    events.publish(news)
 
 
 def channel_for(mv) -> str | None:

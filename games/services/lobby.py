@@ -23,9 +23,8 @@ from django.utils.translation import gettext_noop, ngettext
 
 from games.models import InviteLink, Match, Profile, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
-from games.services import blocks, bots, deadlines, pushes
-from games.services.changes import Changes, lock
-from games.services.record import MoveRefused, load
+from games.services import blocks, bots, bus, deadlines, unit
+from games.services.record import MoveRefused
 
 TIME_CONTROLS = {
     "1h": timedelta(hours=1),
@@ -152,11 +151,12 @@ def start_solo(
         created_by=player,
         started=timezone.now(),
     )
-    seat = Seat.objects.create(match=match, player=player, index=0)
-    record = load(match, [seat])
-    seat.progress = record.rules.progress(record.state, 0)
-    seat.save(update_fields=["progress"])
-    return match
+    Seat.objects.create(match=match, player=player, index=0)
+    with unit.change(match.pk) as change:
+        seat = change.record.seats[0]
+        seat.progress = change.record.rules.progress(change.record.state, 0)
+        change.emit(bus.MatchStarted(change.match))
+    return change.match
 
 
 def play_again(player, match_id: int) -> Match:
@@ -221,8 +221,7 @@ def create_match(
         Seat.objects.create(match=match, player=creator, index=0)
         if link:
             InviteLink.objects.create(match=match, token=secrets.token_urlsafe(LINK_BYTES))
-        changes = Changes()
-        seated = 1
+        seated, invitations = 1, []
         for index, user in enumerate(invited.values(), start=1):
             strength = bots.strength_of(user)
             if strength:  # a bot takes its seat at once
@@ -230,18 +229,14 @@ def create_match(
                 seated += 1
                 continue
             Seat.objects.create(match=match, player=user, index=index, state=Seat.State.INVITED)
-            changes.notify(
-                user.pk,
-                match,
-                gettext_noop("%(player)s invites you to a %(players)s-player match."),
-                push=pushes.INVITE,
-                player=creator.username,
-                players=players,
-            )
-        changes.flush()
-        if seated == players:  # only bots were invited
-            _start(lock(match.pk))
-    return match
+            invitations.append(index)
+        with unit.change(match.pk) as change:
+            for seat in change.record.seats:
+                if seat.index in invitations:
+                    change.emit(bus.PlayerInvited(change.match, seat, creator.username))
+            if seated == players:  # only bots were invited
+                _start(change)
+    return change.match
 
 
 def start_against_bot(
@@ -272,8 +267,9 @@ def start_against_bot(
         )
         Seat.objects.create(match=match, player=player, index=0)
         Seat.objects.create(match=match, player=bot, index=1, bot=strength)
-        _start(lock(match.pk))
-    return match
+        with unit.change(match.pk) as change:
+            _start(change)
+    return change.match
 
 
 def join(match_id: int, player, *, by_link: bool = False) -> Match:
@@ -281,9 +277,8 @@ def join(match_id: int, player, *, by_link: bool = False) -> Match:
     or not), or accept an invitation; the match starts when every seat is taken. A player
     that a seated player has blocked takes no free seat. A guest takes one only by a link,
     and the match is casual then (guests move no rating)."""
-    with transaction.atomic():
-        record = lock(match_id)
-        match, seats = record.match, record.seats
+    with unit.change(match_id) as change:
+        match, seats = change.match, change.record.seats
         if match.status != Match.Status.WAITING:
             raise MoveRefused(_("This match is not waiting for players."))
         mine = next((s for s in seats if s.player_id == player.pk), None)
@@ -297,7 +292,6 @@ def join(match_id: int, player, *, by_link: bool = False) -> Match:
             if mine.state != Seat.State.INVITED:
                 raise MoveRefused(_("You are already in this match."))
             mine.state = Seat.State.PLAYING
-            mine.save(update_fields=["state"])
         else:
             if not (match.open or by_link) or len(seats) >= match.players:
                 raise MoveRefused(_("This match has no free seat."))
@@ -308,63 +302,53 @@ def join(match_id: int, player, *, by_link: bool = False) -> Match:
                     raise MoveRefused(_("Create an account to play with other players."))
                 if match.rated:
                     match.rated = False
-                    match.save(update_fields=["rated"])
-            seat = Seat.objects.create(
+                    change.save_match("rated")
+            mine = Seat.objects.create(
                 match=match, player=player, index=len(seats), bot=bots.strength_of(player)
             )
-            seats.append(seat)  # not in ``record.stored``: a change writes all its fields
+            change.seated(mine)
+        change.emit(bus.PlayerJoined(match, mine))
         if len(seats) == match.players and all(s.state == Seat.State.PLAYING for s in seats):
-            _start(record)
+            _start(change)
     return match
 
 
-def _start(record) -> None:
-    match = record.match
+def _start(change: unit.Change) -> None:
+    match = change.match
     now = timezone.now()
     match.status = Match.Status.ACTIVE
     match.started = now
-    match.save(update_fields=["status", "started"])
-    changes = Changes()
-    deadlines.settle(record, changes, now)
-    changes.flush()
+    change.save_match("status", "started")
+    change.emit(bus.MatchStarted(match))
+    deadlines.settle(change, now)
 
 
 def decline(match_id: int, player) -> None:
     """An invited player says no: the match is called off."""
-    with transaction.atomic():
-        record = lock(match_id)
-        seat = record.seat_of(player)
-        if record.match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
+    with unit.change(match_id) as change:
+        seat = change.record.seat_of(player)
+        if change.match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
             raise MoveRefused(_("There is no invitation of yours to decline here."))
-        cancel_match(
-            record.match,
-            record.seats,
-            gettext_noop("%(player)s declined the match."),
-            player=player.username,
-        )
+        cancel_match(change, gettext_noop("%(player)s declined the match."), player=player.username)
 
 
 def cancel(match_id: int, player) -> None:
-    with transaction.atomic():
-        record = lock(match_id)
-        if record.match.created_by_id != player.pk:
+    with unit.change(match_id) as change:
+        if change.match.created_by_id != player.pk:
             raise MoveRefused(_("Only the player who created the match can cancel it."))
-        if record.match.status != Match.Status.WAITING:
+        if change.match.status != Match.Status.WAITING:
             raise MoveRefused(_("The match has started; resign instead."))
         cancel_match(
-            record.match,
-            record.seats,
-            gettext_noop("%(player)s cancelled the match."),
-            player=player.username,
+            change, gettext_noop("%(player)s cancelled the match."), player=player.username
         )
 
 
-def cancel_match(match: Match, seats: list[Seat], text: str, /, **params: Any) -> None:
-    """Call the match off and tell its players why (``text``: see ``Changes.notify``)."""
+def cancel_match(change: unit.Change, text: str, /, **params: Any) -> None:
+    """Call off the match being changed and tell its players why (``text``: see
+    ``Writes.notify``)."""
+    match = change.match
     match.status = Match.Status.CANCELLED
     match.finished = timezone.now()
-    match.save(update_fields=["status", "finished"])
-    changes = Changes()
-    for seat in seats:
-        changes.notify(seat.player_id, match, text, **params)
-    changes.flush()
+    change.save_match("status", "finished")
+    players = tuple(seat.player_id for seat in change.record.seats)
+    change.emit(bus.MatchCancelled(match, text, params, players))

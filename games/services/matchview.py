@@ -3,8 +3,8 @@
 A ``MatchView`` holds what one user may see of a match, worked out when it is made: their
 game's view, their commitments, whether they may draft. It holds no rules, no state and
 nothing that reaches either. What a page asks beyond that (the view while a move is drafted,
-how a finished match went) it asks of the functions here, which take the MatchView and
-replay the match themselves: ``draft``, ``history``, ``solo_line``.
+how a finished match went) it asks of the functions here, which take the MatchView: ``draft``
+(from the match's kept state), ``history`` and ``solo_line`` (which step through moves).
 """
 
 from __future__ import annotations
@@ -19,7 +19,11 @@ from django.utils.translation import gettext
 from games.contract import DraftRules, IllegalMove
 from games.models import Match, Seat
 from games.services.commitments import MUST_COMMIT, commitment_of, offered_commitments
-from games.services.record import Record, load, mark, marked, moves_of, rules_of, set_up
+from games.services.kept import cached_state, load
+from games.services.record import Record, moves_of, rules_of, set_up
+
+#: The audience of everybody who is not seated in a match (``services.live``).
+WATCH = "watch"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +49,8 @@ class MatchView:
     commitment: str = ""
     may_commit: tuple[str, ...] = ()
     drafts: bool = False
-    position: int = 0  # opaque: which position the view is of (``record.mark``)
+    position: int = 0  # opaque: the kept state the view is of (``Record.stamp``)
+    known_version: str = ""  # ``version``, when the match's kept state says it
 
     @property
     def is_player(self) -> bool:
@@ -77,12 +82,20 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         record.seats,
         seat,
         view,
-        0 if seat is None else len(record.moves_of(seat)),
+        0 if seat is None else record.made_by(seat),
         commitment=commitment,
         may_commit=may_commit,
         drafts=owing and isinstance(rules, DraftRules),
-        position=mark(record) if owing else 0,
+        position=(record.stamp or 0) if owing else 0,
+        known_version=_known_version(record, seat),
     )
+
+
+def _known_version(record: Record, seat: Seat | None) -> str:
+    """The version of what the reader of ``seat`` sees, if the record knows it."""
+    if not record.versions:
+        return ""
+    return record.versions.get(WATCH if seat is None else str(seat.index), "")
 
 
 def shown(record: Record, seat: Seat | None) -> MatchView:
@@ -90,14 +103,18 @@ def shown(record: Record, seat: Seat | None) -> MatchView:
     once it has begun, only its seats while it waits for players or was called off."""
     match = record.match
     if match.status in (Match.Status.WAITING, Match.Status.CANCELLED):
-        return MatchView(match, record.seats, seat, None, 0)
+        known = _known_version(record, seat)
+        return MatchView(match, record.seats, seat, None, 0, known_version=known)
     return view_of(record, seat)
 
 
 def version(mv: MatchView) -> str:
     """A word that changes whenever anything the viewer may see of the match changes, and
     tells nothing more: made of the viewer's own view and what every page shows of the
-    seats. A page polls with it, and the live stream announces it (``services.live``)."""
+    seats. A page polls with it, and the live stream announces it (``services.live``):
+    worked out once per change and kept with the match's state."""
+    if mv.known_version:
+        return mv.known_version
     seen = [(s.state, s.total_strikes) for s in mv.seats]
     game = mv.view.to_dict() if mv.view is not None else None
     text = json.dumps([mv.match.status, seen, game, mv.commitment], sort_keys=True, default=str)
@@ -113,8 +130,8 @@ def draft(mv: MatchView, text: str) -> tuple[Any, IllegalMove | None]:
         return mv.view, None
     if mv.may_commit:
         return mv.view, IllegalMove(gettext(MUST_COMMIT), code="commit first")
-    state = marked(mv.position)
-    if state is None:  # no longer kept: replayed again
+    state = cached_state(mv.match.pk, mv.position or None)
+    if state is None:  # not in this process (or no longer): read again
         state = load(mv.match, mv.seats).state
     return rules_of(mv.match).draft(state, mv.seat.index, text)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,14 +25,13 @@ from django.utils.translation import gettext_noop
 
 from games import visibility
 from games.contract import LEAVE, IllegalMove
-from games.models import Match, Notification, Profile, Seat
-from games.names import shown_lazy
-from games.services import deadlines
-from games.services.changes import Changes, lock
+from games.models import Match, Move, Notification, Profile, Seat
+from games.services import bus, deadlines, unit
 from games.services.commitments import check_commitments, commitment_of, offered_commitments
+from games.services.kept import load, load_many
 from games.services.matchview import MatchView, view_of
 from games.services.prepared import Prepared
-from games.services.record import MoveRefused, Record, keep, load, load_many
+from games.services.record import MoveRefused, Record
 
 EXTENSION = timedelta(days=1)
 
@@ -159,31 +158,31 @@ def play(match_id: int, user, text: str, made: int, *, commits: bool = False) ->
     ``commits``: the move comes with whatever commitment it keeps (a bot's move, which tries
     nothing before it is made); a player commits first (``commit``)."""
     try:
-        with transaction.atomic():
-            record = lock(match_id)
-            match = record.match
+        with unit.change(match_id) as change:
+            record = change.record
             seat = record.seat_of(user)
-            mine = record.moves_of(seat)
-            if not 0 <= made <= len(mine):
+            mine = record.made_by(seat)
+            if not 0 <= made <= mine:
                 raise MoveRefused(_("The page is out of date: look at the match again."))
-            since = mine[made:]
-            if since:
-                return _answered_already(record, seat, since[0], text)
-            _check_playing(match, seat)
+            if made < mine:
+                return _answered_already(record, seat, made, text)
+            _check_playing(record.match, seat)
             now = timezone.now()
-            if not deadlines.expire_if_overdue(record, seat, now):
-                return _move(record, seat, text, now, commits=commits)
-        # Past the deadline (the sweep had not got to it yet): the moves made for the player
-        # are stored, and theirs is refused.
-        raise MoveRefused(_(TIME_RAN_OUT))
+            expired = deadlines.expire_if_overdue(change, seat, now)
+            if not expired:
+                _move(change, seat, text, now, commits=commits)
     except IntegrityError:
         # Somebody else's move took this ply first: answer from what is stored now.
         record = load(Match.objects.get(pk=match_id))
         seat = record.seat_of(user)
-        since = record.moves_of(seat)[made:]
-        if since:
-            return _answered_already(record, seat, since[0], text)
+        if record.made_by(seat) > made:
+            return _answered_already(record, seat, made, text)
         raise MoveRefused(_("Somebody moved at the same time: try again.")) from None
+    if expired:
+        # Past the deadline (the sweep had not got to it yet): the moves made for the player
+        # are stored, and theirs is refused.
+        raise MoveRefused(_(TIME_RAN_OUT))
+    return view_of(change.record, seat)
 
 
 def _check_playing(match: Match, seat: Seat) -> None:
@@ -196,8 +195,9 @@ def _check_playing(match: Match, seat: Seat) -> None:
         raise MoveRefused(_("You have left this match."))
 
 
-def _move(record, seat: Seat, text: str, now: datetime, *, commits: bool) -> MatchView:
-    """Make the player's move on the locked ``record``, in the caller's transaction."""
+def _move(change: unit.Change, seat: Seat, text: str, now: datetime, *, commits: bool) -> None:
+    """Make the player's move on the locked record, in the change."""
+    record = change.record
     rules = record.rules
     try:
         move = rules.parse_move(text)
@@ -205,16 +205,10 @@ def _move(record, seat: Seat, text: str, now: datetime, *, commits: bool) -> Mat
         record.state = rules.apply(record.state, seat.index, move)
     except IllegalMove as exc:
         raise MoveRefused(exc.reason, code=exc.code, **exc.params) from None
-    changes = Changes()
-    changes.move(record, seat, str(move))
+    change.move(seat, str(move))
     seat.strikes = 0
     seat.overdue = False
-    seat.mail_at = None
-    seat.mail_reminder = False
-    deadlines.settle(record, changes, now, moved=seat)
-    changes.flush()
-    transaction.on_commit(lambda: keep(record))
-    return view_of(record, seat)
+    deadlines.settle(change, now, moved=seat)
 
 
 def commit(match_id: int, user, commitment: str, made: int) -> MatchView:
@@ -222,21 +216,25 @@ def commit(match_id: int, user, commitment: str, made: int) -> MatchView:
     (``CommitRules``: "build" in NMBR 9 ++ "2 of 3"); MoveRefused if they may not. The same
     commitment again (a double submit) is answered as the first. ``made`` is as for ``play``.
     Raises Seat.DoesNotExist when ``user`` has no seat in the match."""
-    with transaction.atomic():
-        record = lock(match_id)
+    with unit.change(match_id) as change:
+        record = change.record
         seat = record.seat_of(user)
-        if made != len(record.moves_of(seat)):
+        if made != record.made_by(seat):
             raise MoveRefused(_("The page is out of date: look at the match again."))
         _check_playing(record.match, seat)
-        if not deadlines.expire_if_overdue(record, seat, timezone.now()):
-            return _commit(record, seat, commitment)
-    raise MoveRefused(_(TIME_RAN_OUT))
+        expired = deadlines.expire_if_overdue(change, seat, timezone.now())
+        if not expired:
+            _commit(change, seat, commitment)
+    if expired:
+        raise MoveRefused(_(TIME_RAN_OUT))
+    return view_of(change.record, seat)
 
 
-def _commit(record: Record, seat: Seat, commitment: str) -> MatchView:
+def _commit(change: unit.Change, seat: Seat, commitment: str) -> None:
+    record = change.record
     kept = commitment_of(record, seat)
     if kept and kept == commitment:
-        return view_of(record, seat)
+        return
     offered = offered_commitments(record, seat)
     if not offered:
         raise MoveRefused(_("There is nothing to choose now: look at the match again."))
@@ -244,16 +242,15 @@ def _commit(record: Record, seat: Seat, commitment: str) -> MatchView:
         raise MoveRefused(_("That is not one of the choices you have now."))
     seat.commitment = commitment
     seat.committed_turn = record.rules.turn(record.state, seat.index)
-    changes = Changes()
-    changes.save(record)
-    changes.flush()
-    return view_of(record, seat)
+    change.emit(bus.Committed(record.match, seat))
 
 
-def _answered_already(record, seat: Seat, made, text: str) -> MatchView:
-    """The player's page was out of date: they have moved since it was drawn."""
+def _answered_already(record: Record, seat: Seat, made: int, text: str) -> MatchView:
+    """The player's page was out of date: they have moved since it was drawn (their move
+    number ``made`` is stored)."""
+    stored = Move.objects.filter(seat=seat).order_by("ply").values_list("text", flat=True)
     try:
-        same = str(record.rules.parse_move(text)) == made.text
+        same = str(record.rules.parse_move(text)) == stored[made]
     except IllegalMove:
         same = False
     if not same:
@@ -262,8 +259,8 @@ def _answered_already(record, seat: Seat, made, text: str) -> MatchView:
 
 
 def resign(match_id: int, user) -> None:
-    with transaction.atomic():
-        record = lock(match_id)
+    with unit.change(match_id) as change:
+        record = change.record
         seat = record.seat_of(user)
         if record.match.status != Match.Status.ACTIVE or seat.has_left:
             raise MoveRefused(_("You can only resign from a match you are playing."))
@@ -271,58 +268,45 @@ def resign(match_id: int, user) -> None:
             record.state = record.rules.leave(record.state, seat.index)
         except IllegalMove:
             raise MoveRefused(_("You have made all your moves: your score stands.")) from None
-        changes = Changes()
-        changes.move(record, seat, LEAVE)
+        change.move(seat, LEAVE)
         seat.state = Seat.State.RESIGNED
         seat.deadline = None
-        for other in record.seats:
-            if other.pk != seat.pk:
-                changes.notify(
-                    other.player_id,
-                    record.match,
-                    gettext_noop("%(player)s resigned."),
-                    player=shown_lazy(user.username),
-                )
-        deadlines.settle(record, changes, timezone.now(), moved=seat)
-        changes.flush()
+        others = tuple(other.player_id for other in record.seats if other.pk != seat.pk)
+        change.emit(bus.PlayerLeft(record.match, seat, True, user.username, others))
+        deadlines.settle(change, timezone.now(), moved=seat)
 
 
 def extend(match_id: int, user) -> datetime:
     """Push the player's own deadline back by a day (a limited number of times)."""
-    with transaction.atomic():
-        record = lock(match_id)
-        seat = record.seat_of(user)
-        if seat.deadline is None or record.match.status != Match.Status.ACTIVE:
+    with unit.change(match_id) as change:
+        seat = change.record.seat_of(user)
+        if seat.deadline is None or change.match.status != Match.Status.ACTIVE:
             raise MoveRefused(_("You have no running deadline to extend."))
-        if not deadlines.expire_if_overdue(record, seat, timezone.now()):
-            return _extend(record, seat)
-    raise MoveRefused(_(TIME_RAN_OUT))
+        expired = deadlines.expire_if_overdue(change, seat, timezone.now())
+        if not expired:
+            _extend(change, seat)
+    if expired:
+        raise MoveRefused(_(TIME_RAN_OUT))
+    return seat.deadline
 
 
-def _extend(record: Record, seat: Seat) -> datetime:
+def _extend(change: unit.Change, seat: Seat) -> None:
     if seat.extensions_left == 0:
         raise MoveRefused(_("You have used all your extensions in this match."))
     seat.deadline += EXTENSION
     seat.extensions_left -= 1
-    seat.remind_at = seat.deadline - record.match.time_per_move * (1 - deadlines.REMIND_AT)
+    seat.remind_at = seat.deadline - change.match.time_per_move * (1 - deadlines.REMIND_AT)
     seat.reminded = False
-    changes = Changes()
-    changes.save(record)
-    changes.flush()
-    return seat.deadline
+    change.emit(bus.DeadlineExtended(change.match, seat))
 
 
 def set_prefs(match_id: int, user, **prefs) -> None:
     """The player's standing choices for this match (e.g. ``always_pass``)."""
-    with transaction.atomic():
-        record = lock(match_id)
-        seat = record.seat_of(user)
+    with unit.change(match_id) as change:
+        seat = change.record.seat_of(user)
         seat.prefs = {**seat.prefs, **prefs}
-        seat.save(update_fields=["prefs"])
-        if record.match.status == Match.Status.ACTIVE:
-            changes = Changes()
-            deadlines.settle(record, changes, timezone.now())
-            changes.flush()
+        if change.match.status == Match.Status.ACTIVE:
+            deadlines.settle(change, timezone.now())
 
 
 def seen(match: Match, seat: Seat | None) -> None:

@@ -24,8 +24,7 @@ from games import queue, visibility
 from games import sweep as due
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.registry import PUZZLE_GAME, puzzle_rules
-from games.services import lobby
-from games.services.changes import lock
+from games.services import lobby, unit
 from games.services.record import MoveRefused
 
 LOW_STOCK = 30
@@ -412,14 +411,11 @@ def expire_challenges(*, now=None) -> int:
     ).values_list("pk", flat=True)
     expired = 0
     for match_id in stale:
-        with transaction.atomic():
-            record = lock(match_id)
-            if record.match.status != Match.Status.WAITING:
+        with unit.change(match_id) as change:
+            if change.match.status != Match.Status.WAITING:
                 continue
             lobby.cancel_match(
-                record.match,
-                record.seats,
-                gettext_noop("The challenge expired: it was not answered in time."),
+                change, gettext_noop("The challenge expired: it was not answered in time.")
             )
             expired += 1
     return expired

@@ -16,7 +16,6 @@ import math
 from datetime import timedelta
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -25,7 +24,7 @@ from games import limits
 from games.inputs import parse_choice, parse_text
 from games.models import ChatBan, ChatMessage, Report
 from games.models.chat import REPORT_LENGTH
-from games.services import chat
+from games.services import chat, unit
 from games.services.record import MoveRefused
 
 #: The lines a report's note may have.
@@ -113,7 +112,7 @@ def handle(report: Report, by: User, outcome: str) -> None:
 def remove(message: ChatMessage, by: User) -> None:
     """The staff removes ``message``: its readers see that a message was removed, no more
     (their pages are told at once); the reports on it are handled so."""
-    with transaction.atomic():
+    with unit.change(message.match_id, state=False) as change:
         changed = ChatMessage.objects.filter(pk=message.pk, removed__isnull=True).update(
             removed=timezone.now(), removed_by=by
         )
@@ -121,7 +120,7 @@ def remove(message: ChatMessage, by: User) -> None:
             handled_by=by, handled_at=timezone.now(), outcome=Report.Outcome.REMOVED
         )
         if changed:
-            chat.tell_readers(message.match, list(message.match.seats.all()), message.room)
+            chat.said(change, message.room)
 
 
 def ban(player: User, days: int, by: User) -> ChatBan:

@@ -13,8 +13,8 @@ from django.db.models import F, Q
 
 from games import visibility
 from games.models import Match, Seat
+from games.services.kept import load_many
 from games.services.matchview import MatchView, view_of
-from games.services.record import load_many
 
 #: Matches the "Watch" list shows, the most recently started first.
 WATCH_LIST = 30
@@ -26,7 +26,7 @@ def watch_list(user, limit: int | None = None) -> list[MatchView]:
     """The matches under way that ``user`` (a visitor too) may watch and does not play in,
     the most recently started first (``limit``, else ``WATCH_LIST`` of them), each as a
     spectator sees it: three queries whatever their number (the matches, their seats, their
-    moves)."""
+    kept states)."""
     matches = visibility.under_way().order_by(F("started").desc(), F("id").desc())
     if user.is_authenticated:
         matches = matches.exclude(seats__player=user)

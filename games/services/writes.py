@@ -1,16 +1,16 @@
-"""The writes a change makes: the unit of work.
+"""The writes of a change, collected and then written together (``Writes``).
 
-Every change to a match locks the match row first (``lock``), so changes to one match never
-interleave and no two ever deadlock, and collects what it writes in a ``Changes``, written
-together when the change is done: new moves and notifications in one statement each,
-changed seats with one statement per set of changed fields. Which seat fields changed is
-told by the record's note of them as read (``Record.stored``, taken by ``lock`` or
-``track``), not by anything kept on the seats themselves.
+A change to a match (``services.unit``) collects what it writes: new moves and notifications
+in one statement each, changed seats with one statement per set of changed fields, the
+match's kept state in one. Which seat fields changed is told by the record's note of them as
+read (``Record.stored``, taken when the match is locked), not by anything kept on the seats
+themselves. Until ``flush`` nothing is written, so ``undo`` forgets a part of it completely.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+import logging
+from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
@@ -21,9 +21,10 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import metrics
 from games.models import Match, Move, Notification, Profile, Seat
-from games.services import live, pushes
-from games.services.prepared import Prepared
-from games.services.record import Record, moves_of, replay, seats_of
+from games.services import kept, pushes
+from games.services.record import Record
+
+logger = logging.getLogger(__name__)
 
 #: The fields of a seat that a change may write.
 SEAT_FIELDS = (
@@ -45,37 +46,19 @@ SEAT_FIELDS = (
     "bot_due",
     "commitment",
     "committed_turn",
+    "prefs",
 )
 
-_locked_match = Prepared(Match, "id", for_update=True)
 
-
-def lock(match_id: int) -> Record:
-    """The match, locked until the transaction ends, replayed into a state of the caller's
-    own, its seats' fields noted as read (``track``). Raises Match.DoesNotExist."""
-    match = _locked_match.one(match_id)
-    seats = seats_of(match)
-    return track(replay(match, seats, moves_of(match)))
-
-
-def track(record: Record) -> Record:
-    """Note the fields of the record's seats as read, so that only what changes is written
-    (a seat added to the record later has no note: all its fields are written). Its
-    readers are told what changed for them once the change commits (``live.follow``)."""
-    record.stored = {seat.pk: _fields(seat) for seat in record.seats}
-    live.follow(record)
-    return record
-
-
-def _fields(seat: Seat) -> dict[str, Any]:
+def fields_of(seat: Seat) -> dict[str, Any]:
     return {name: getattr(seat, name) for name in SEAT_FIELDS}
 
 
-class Changes:
-    """What a change writes: moves, notifications, seat and match fields, and any other
-    write (``later``), collected and then written together by ``flush`` (one change, or a
-    whole batch of expiries). Until then nothing is written, so ``undo`` forgets a part of
-    it completely."""
+class Writes:
+    """What a change writes: moves, notifications, seat and match fields, the match's kept
+    state, and any other write (``later``), collected and then written together by
+    ``flush`` (one change, or a whole batch of expiries). Until then nothing is written, so
+    ``undo`` forgets a part of it completely."""
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -83,10 +66,12 @@ class Changes:
         self.your_move: list[tuple[int, Match, bool]] = []
         self.seats: dict[int, tuple[Seat, set[str]]] = {}
         self.matches: dict[int, tuple[Match, set[str]]] = {}
-        self.after: list = []
+        self.after: list[tuple[Any, bool]] = []
+        self.states: list[list] = []
+        self.versions: list[tuple[str, int]] = []
 
-    def move(self, record: Record, seat: Seat, text: str, *, auto: bool = False) -> None:
-        """Keep ``text`` as the record's next move (already applied to its state)."""
+    def move(self, record: Record, seat: Seat, text: str, *, auto: bool = False) -> Move:
+        """Keep ``text`` as the record's next move (already made on its state), counted."""
         move = Move(
             match=record.match,
             ply=record.ply,
@@ -95,8 +80,9 @@ class Changes:
             auto=auto,
             created=timezone.now(),
         )
-        record.moves.append(move)
+        record.counted(seat)
         self.moves.append(move)
+        return move
 
     def notify(
         self, player_id: int, match: Match | None, text: str, /, *, push: str = "", **params: Any
@@ -119,15 +105,16 @@ class Changes:
     def save_match(self, match: Match, *fields: str) -> None:
         self.matches.setdefault(match.pk, (match, set()))[1].update(fields)
 
-    def later(self, write) -> None:
-        """Call ``write()`` when the changes are written."""
-        self.after.append(write)
+    def later(self, write, *, apart: bool = False) -> None:
+        """Call ``write()`` when the changes are written; ``apart``: in a savepoint of its
+        own, so that its failure (logged and counted) undoes only what it wrote."""
+        self.after.append((write, apart))
 
     def save(self, record: Record) -> None:
         """Write the fields of each of the record's seats that changed since they were read
         (``Record.stored``), or since the last ``save``; all of them for a seat never read."""
         for seat in record.seats:
-            values = _fields(seat)
+            values = fields_of(seat)
             stored = record.stored.get(seat.pk)
             if stored is None:
                 changed = set(values)
@@ -136,6 +123,15 @@ class Changes:
             if changed:
                 self.seats.setdefault(seat.pk, (seat, set()))[1].update(changed)
             record.stored[seat.pk] = values
+
+    def keep_state(self, record: Record, versions: dict[str, str]) -> None:
+        """Write the record's state as the match's kept state (``services.kept``), with what
+        each of its readers sees of it."""
+        self.states.append(kept.row(record, versions))
+
+    def keep_versions(self, record: Record, versions: dict[str, str]) -> None:
+        """The match's kept state stands; what its readers see of it changed."""
+        self.versions.append((kept.encode_versions(versions), record.match.pk))
 
     def mark(self) -> tuple:
         """Where the writes stand now, for ``undo``."""
@@ -146,11 +142,13 @@ class Changes:
             set(self.seats),
             set(self.matches),
             len(self.after),
+            len(self.states),
+            len(self.versions),
         )
 
     def undo(self, mark: tuple) -> None:
         """Forget every write collected since ``mark``."""
-        moves, notifications, your_move, seats, matches, after = mark
+        moves, notifications, your_move, seats, matches, after, states, versions = mark
         del self.moves[moves:]
         del self.notifications[notifications:]
         del self.your_move[your_move:]
@@ -159,12 +157,14 @@ class Changes:
         for match_id in set(self.matches) - matches:
             del self.matches[match_id]
         del self.after[after:]
+        del self.states[states:]
+        del self.versions[versions:]
 
     def flush(self) -> None:
         for match, fields in self.matches.values():
             match.save(update_fields=sorted(fields))
         Move.objects.bulk_create(self.moves)
-        Notification.objects.bulk_create(_in_their_languages(self.notifications))
+        Notification.objects.bulk_create(in_their_languages(self.notifications))
         owed = _your_move_notifications(self.your_move)
         told = [(p, m, kind, text, params) for p, m, text, params, kind in self.notifications]
         moves = [(p, m, pushes.MOVE, text, params) for p, m, text, params in owed]
@@ -174,15 +174,22 @@ class Changes:
             groups[tuple(sorted(fields))].append(seat)
         for fields, seats in groups.items():
             _update_seats(seats, fields)
-        for write in self.after:
-            write()
-        if self.moves:
-            games = Counter(move.match.game for move in self.moves)
-            transaction.on_commit(lambda: metrics.moves_committed(games))
+        kept.write(self.states)
+        kept.write_versions(self.versions)
+        for write, apart in self.after:
+            if not apart:
+                write()
+                continue
+            try:
+                with transaction.atomic():
+                    write()
+            except Exception:
+                logger.exception("a write of a change failed; the change stands")
+                metrics.SUBSCRIBER_FAILURES.labels(getattr(write, "__qualname__", "write")).inc()
         self.__init__()
 
 
-def _in_their_languages(pending) -> list[Notification]:
+def in_their_languages(pending) -> list[Notification]:
     """The notifications, each written in its reader's language (else the site's)."""
     if not pending:
         return []
@@ -239,7 +246,7 @@ def _your_move_notifications(changes: list[tuple[int, Match, bool]]) -> list[tup
         if due
     ]
     now = timezone.now()
-    made = _in_their_languages(owed)
+    made = in_their_languages(owed)
     for notification in made:
         notification.kind = Notification.Kind.MOVE
         notification.created = now

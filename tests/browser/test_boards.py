@@ -119,7 +119,7 @@ def test_an_opponents_board_is_readable_and_enlarges_in_place(open_browser, alic
         for index, player in enumerate((alice, bob)):
             record = services.load(match)
             move = record.rules.auto_move(record.state, index)
-            services.play(match.pk, player, str(move), len(record.moves_of(record.seats[index])))
+            services.play(match.pk, player, str(move), record.made_by(record.seats[index]))
     session = open_browser()
     page = log_in(session, "alice")
     session.goto(Match.objects.get().get_absolute_url())
