@@ -355,3 +355,50 @@ def test_every_change_keeps_the_version_each_reader_sees(alice, bob, carol):
     plus = make_match(alice, bob, variant="two_of_three", seed=3)
     services.commit(plus.pk, alice, "build", 0)
     assert_versions_kept(plus)
+
+
+# ------------------------------------------------------------------ queries
+
+
+def _queries(client, method: str, url: str, data=None, **headers) -> list[str]:
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as done:
+        answer = getattr(client, method)(url, data or {}, **headers)
+    assert answer.status_code == 200, answer.content[:300]
+    return [query["sql"] for query in done]
+
+
+def _read_and_move(client, match, user) -> tuple[int, int, int]:
+    """The queries of the page, a preview and a placement of ``user`` in ``match``."""
+    from django.urls import reverse
+
+    from tests.test_match_services import form_for
+
+    client.force_login(user)
+    url = match.get_absolute_url()
+    page = _queries(client, "get", url)
+    form = form_for(match, user)
+    spot = {"x": form["x"] + 1, "y": form["y"], "rotation": form["rotation"]}
+    preview = _queries(client, "get", url, spot, HTTP_HX_REQUEST="true")
+    placed = _queries(
+        client, "post", reverse("play", args=[match.pk]), form, HTTP_HX_REQUEST="true"
+    )
+    return len(page), len(preview), len(placed)
+
+
+@pytest.mark.django_db
+def test_queries_stay_the_same_however_many_moves_and_players(client, django_user_model):
+    """A page, a preview and a placement ask the database as many questions in a match of
+    two at its first tile as in a match of six at its fifteenth."""
+    users = [django_user_model.objects.create_user(f"p{i}", f"p{i}@example.com") for i in range(6)]
+    small = make_match(users[0], users[1], pace="free", seed=1)
+    large = make_match(*users, pace="free", seed=2)
+    for _ in range(14):
+        for user in users:
+            play(large, user)
+    counted = {}
+    for match in (small, large):
+        _read_and_move(client, match, users[0])  # the first visit also notes who is here
+        counted[match.pk] = _read_and_move(client, match, users[0])
+    assert counted[small.pk] == counted[large.pk]
