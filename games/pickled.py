@@ -13,6 +13,7 @@ Plain Python, no Django: the rules engines use it.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import pickle
@@ -37,9 +38,48 @@ def fingerprint(package: str | Path) -> str:
     return digest.hexdigest()[:16]
 
 
+_fields: dict[type, tuple[str, ...] | None] = {}
+
+
+def _slotted_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass with slots (None for any other class), in order."""
+    names = _fields.get(kind, ())
+    if names == ():
+        slotted = dataclasses.is_dataclass(kind) and "__slots__" in vars(kind)
+        names = tuple(f.name for f in dataclasses.fields(kind)) if slotted else None
+        _fields[kind] = names
+    return names
+
+
+def frozen(kind: type, values: tuple) -> Any:
+    """An instance of the dataclass ``kind`` with the fields ``values``, as ``dumps`` wrote
+    it (without calling its ``__init__``: frozen ones too)."""
+    names = _slotted_fields(kind)
+    if names is None or len(names) != len(values):
+        raise pickle.UnpicklingError(f"{kind.__name__} is not the dataclass it was")
+    made = object.__new__(kind)
+    for name, value in zip(names, values, strict=True):
+        object.__setattr__(made, name, value)
+    return made
+
+
+class _Pickler(pickle.Pickler):
+    """Dataclasses with slots (most of a game's small values) as their class and a tuple of
+    their fields (``frozen``): faster to write and read than through their own
+    ``__getstate__`` and ``__setstate__``, which look their fields up every time."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        names = _slotted_fields(type(obj))
+        if names is None:
+            return NotImplemented
+        return frozen, (type(obj), tuple([getattr(obj, name) for name in names]))
+
+
 def dumps(state: Any) -> bytes:
     """The state as bytes."""
-    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    return out.getvalue()
 
 
 class _Unpickler(pickle.Unpickler):
@@ -48,6 +88,8 @@ class _Unpickler(pickle.Unpickler):
         self.package = package
 
     def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == (__name__, "frozen"):
+            return frozen  # builds only the classes this unpickler allows
         own = module == self.package or module.startswith(self.package + ".")
         if not (own or (module, name) in _PLAIN) or name.startswith("__"):
             raise pickle.UnpicklingError(f"{module}.{name} is not part of a game's state")
