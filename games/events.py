@@ -24,9 +24,7 @@ from contextlib import asynccontextmanager, suppress
 
 import redis
 import redis.asyncio
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections
 
 from games import metrics, presence
 
@@ -78,15 +76,25 @@ def publish(messages: dict[str, dict]) -> None:
         logger.warning("changes not announced: %s", type(exc).__name__)
 
 
+#: What the hub's clock puts in every stream's queue each ``HEARTBEAT`` seconds.
+BEAT = object()
+
+
 class Hub:
     """One process's subscriptions: a single pub/sub connection to Redis, whose messages go
-    to the queue of every stream that listens on their channel."""
+    to the queue of every stream that listens on their channel, and one clock for all its
+    streams: every ``HEARTBEAT`` seconds it wakes each stream (``BEAT``: a comment to the
+    browser) and notes at once, in one round trip, every player who has a stream open as
+    looking at their match (``presence``)."""
 
     def __init__(self) -> None:
         self.listeners: dict[str, set[asyncio.Queue]] = defaultdict(set)
+        #: The player and match of each stream opened by a player.
+        self.looking: dict[asyncio.Queue, tuple[int, int]] = {}
         self.client: redis.asyncio.Redis | None = None
         self.pubsub = None
         self.reader: asyncio.Task | None = None
+        self.clock: asyncio.Task | None = None
         self.ready = asyncio.Lock()
 
     async def _connect(self):
@@ -99,6 +107,8 @@ class Hub:
                 # A channel nobody listens on keeps the connection in pub/sub mode.
                 await self.pubsub.subscribe(channel(0, "hub"))
                 self.reader = asyncio.create_task(self._read(self.pubsub))
+            if self.clock is None or self.clock.done():
+                self.clock = asyncio.create_task(self._beat())
         return self.pubsub
 
     async def _read(self, pubsub) -> None:
@@ -117,18 +127,43 @@ class Hub:
                 for queue in queues:
                     queue.put_nowait(None)  # the stream ends: the page polls
 
+    async def _beat(self) -> None:
+        while self.listeners:
+            await asyncio.sleep(HEARTBEAT)
+            for queues in list(self.listeners.values()):
+                for queue in queues:
+                    queue.put_nowait(BEAT)
+            await self.note(set(self.looking.values()))
+
+    async def note(self, pairs: set[tuple[int, int]]) -> None:
+        """Note each (player, match) of ``pairs`` as looking, in one round trip."""
+        if not pairs or self.client is None:
+            return
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for user_id, match_id in pairs:
+                    pipe.set(presence.key(user_id, match_id), 1, ex=presence.LASTS)
+                await pipe.execute()
+        except (redis.RedisError, OSError) as exc:
+            logger.warning("presence not noted: %s", type(exc).__name__)
+
     @asynccontextmanager
-    async def listen(self, name: str):
-        """A queue of the messages sent on channel ``name`` (None: Redis went away)."""
+    async def listen(self, name: str, looking: tuple[int, int] | None = None):
+        """A queue of the messages sent on channel ``name`` (None: Redis went away; ``BEAT``:
+        the clock), for a stream opened by a player (``looking``: their id and the match's)
+        or anybody else."""
         pubsub = await self._connect()
         queue: asyncio.Queue = asyncio.Queue()
         first = not self.listeners[name]
         self.listeners[name].add(queue)
+        if looking is not None:
+            self.looking[queue] = looking
         try:
             if first:
                 await pubsub.subscribe(name)
             yield queue
         finally:
+            self.looking.pop(queue, None)
             self.listeners[name].discard(queue)
             if not self.listeners[name]:
                 del self.listeners[name]
@@ -167,37 +202,30 @@ async def stream(
     name: str, read, shown: str, *, user_id: int | None, match_id: int
 ) -> AsyncIterator[bytes]:
     """The Server-Sent Events of channel ``name`` for a page showing version ``shown``;
-    ``read()`` (sync) says the version its reader sees now, read once subscribed: at once
-    an event if the page is behind, then each version announced, and a comment every
-    ``HEARTBEAT`` seconds, until ``MAX_AGE`` or until Redis goes away. While it lasts the
-    player (``user_id``) is noted as looking at the match."""
-    # A stream lasts minutes: the database connection its request used goes back now (the
-    # request's own thread closes it), not when the stream ends.
-    await sync_to_async(connections.close_all)()
+    ``read`` (a coroutine function) says the version its reader sees now, read once
+    subscribed: at once an event if the page is behind, then each version announced, and a
+    comment at each beat of the hub's clock, until ``MAX_AGE`` or until Redis goes away.
+    While it lasts the player (``user_id``) is noted as looking at the match."""
     the_hub = hub()
     ends = time.monotonic() + MAX_AGE
-    noted = 0.0
+    looking = (user_id, match_id) if user_id is not None else None
     metrics.LIVE_STREAMS.inc()
     try:
-        async with the_hub.listen(name) as queue:
+        async with the_hub.listen(name, looking) as queue:
             # Read once subscribed: a change committed before the subscription is seen here,
             # one committed after it is announced on the channel; none falls in between.
-            current = await sync_to_async(read)()
-            await sync_to_async(connections.close_all)()
+            current = await read()
+            if looking is not None:
+                await the_hub.note({looking})
             yield f"retry: {RETRY_MS}\n\n".encode()
             if current != shown:
                 yield event(changed(current))
-            while (left := ends - time.monotonic()) > 0:
-                if user_id is not None and time.monotonic() >= noted:
-                    await presence.anote(the_hub.client, user_id, match_id)
-                    noted = time.monotonic() + HEARTBEAT
-                try:
-                    message = await asyncio.wait_for(queue.get(), min(HEARTBEAT, left))
-                except TimeoutError:
+            while (message := await queue.get()) is not None:
+                if message is BEAT:
+                    if time.monotonic() >= ends:
+                        return
                     yield b": still here\n\n"
                     continue
-                if message is None:
-                    return
                 metrics.LIVE_EVENTS.inc()
                 yield event(json.loads(message))
     except (redis.RedisError, OSError) as exc:

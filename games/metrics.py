@@ -74,6 +74,11 @@ LIVE_STREAMS = Gauge(
     "nmbr9site_live_streams", "Live streams of game pages open now.", multiprocess_mode="livesum"
 )
 LIVE_EVENTS = Counter("nmbr9site_live_events", "New versions sent on live streams.")
+LIVE_REFUSED = Counter(
+    "nmbr9site_live_refused",
+    "Live streams not opened: the client had its most open (client) or the process (full).",
+    ["reason"],
+)
 
 #: What a view is called in the metrics when the address matched none.
 UNRESOLVED = "unresolved"

@@ -52,8 +52,3 @@ def looking(user_id: int, match_id: int) -> bool:
     except redis.RedisError as exc:
         logger.warning("presence not read: %s", type(exc).__name__)
         return False
-
-
-async def anote(client, user_id: int, match_id: int) -> None:
-    """``note`` from an event loop, with the loop's own ``redis.asyncio`` client."""
-    await client.set(key(user_id, match_id), 1, ex=LASTS)

@@ -1,16 +1,42 @@
-"""The site's ASGI application, served by uvicorn (under gunicorn in production, Procfile):
-its pages, each answered in a thread of its own, and the live streams of game pages, held
-in the event loop (``games.events``) so that an open page holds no thread."""
+"""The site's ASGI application: the live streams of game pages from the event loop
+(``games.streams``, no thread per open stream), and every other address through Django's
+WSGI handler (asgiref's ``WsgiToAsgi``), one request at a time in the process's thread.
+
+Production runs it as the ``live`` process behind the proxy, which sends it the streams'
+addresses alone; the pages go to the sync ``web`` processes (Procfile). ``./run start`` runs
+it alone for everything.
+"""
 
 import os
 import warnings
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
+os.environ.setdefault("LIVE_STREAMS", "1")
+django.setup(set_prefix=False)
+
+from asgiref.wsgi import WsgiToAsgi  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+from games import streams  # noqa: E402
+
 # WhiteNoise answers a static file with a file iterator, which Django reads in a thread under
 # ASGI and warns about at each file.
 warnings.filterwarnings(
     "ignore", message="StreamingHttpResponse must consume synchronous iterators"
 )
-application = get_asgi_application()
+pages = WsgiToAsgi(get_wsgi_application())
+
+
+async def application(scope, receive, send) -> None:
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            await send({"type": message["type"] + ".complete"})
+            if message["type"] == "lifespan.shutdown":
+                return
+    if scope["type"] == "http" and (match_id := streams.match_of(scope["path"])) is not None:
+        await streams.app(scope, receive, send, match_id)
+    else:
+        await pages(scope, receive, send)

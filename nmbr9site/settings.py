@@ -224,6 +224,14 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "nmbr9site <noreply@localhost
 VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT = env_vapid()
 PUSH_LOCAL_ENDPOINTS = env_bool("PUSH_LOCAL_ENDPOINTS", DEBUG)
 
+# Live streams of game pages (games.streams), served by processes of nmbr9site.asgi, which
+# set LIVE_STREAMS for themselves; the WSGI processes behind the same proxy set it so that
+# their pages name their streams (Procfile). At most LIVE_STREAMS_PER_CLIENT open per
+# player or address and LIVE_STREAMS_MOST in all in one process.
+LIVE_STREAMS = env_bool("LIVE_STREAMS", False)
+LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 20, minimum=1)
+LIVE_STREAMS_MOST = env_int("LIVE_STREAMS_MOST", 10000, minimum=1)
+
 # A player gets their saved language (Settings), else their browser's, else English
 # (games.middleware.UserLanguage after Django's LocaleMiddleware). The catalogues in
 # locale/ are compiled by the setup command (./run, with Babel).

@@ -238,11 +238,12 @@ def open_browser(browser, live_server):
 
 
 @pytest.fixture
-def asgi_server(transactional_db):
-    """The site served by uvicorn, the ASGI server of production, in a thread of this process
-    on the test database: its pages, and their live streams."""
+def asgi_server(transactional_db, settings):
+    """The site served by uvicorn as its ``live`` process serves it (``nmbr9site.asgi``), in
+    a thread of this process on the test database: its pages, and their live streams."""
     import asyncio
     import contextlib
+    import os
     import socket
     import threading
     import time
@@ -251,20 +252,24 @@ def asgi_server(transactional_db):
 
     import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
     from django.db import connections
 
+    kept_environment = os.environ.get("LIVE_STREAMS")
+    from nmbr9site.asgi import application
+
+    if kept_environment is None:  # the module sets it for its own process
+        os.environ.pop("LIVE_STREAMS", None)
+    settings.LIVE_STREAMS = True
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    # Each request runs in a thread of its own: its connection is closed when it ends, as the
-    # site's web server returns it to its pool (DATABASE_POOL).
+    # Pages run in one thread, which closes its connection after each (CONN_MAX_AGE 0), as
+    # the streams' steps do in the pool's threads.
     database = connections["default"].settings_dict
     kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
 
     class Others(ThreadPoolExecutor):
-        """Django renders some answers (a 404, a log line) with asgiref's
-        thread_sensitive=False, in the event loop's default executor: one thread here, whose
-        database connection is closed when the server stops."""
+        """The event loop's default executor, where the streams' steps run: one thread here,
+        whose database connection is closed when the server stops."""
 
         def shutdown(self, *args, **kwargs):
             with contextlib.suppress(RuntimeError):
@@ -272,13 +277,15 @@ def asgi_server(transactional_db):
             super().shutdown(*args, **kwargs)
 
     others = Others(max_workers=1)
-    django_app = ASGIStaticFilesHandler(get_asgi_application())  # as the test server does
+    served = ASGIStaticFilesHandler(application)  # as the test server does
 
     async def app(scope, receive, send):
         asyncio.get_running_loop().set_default_executor(others)
-        await django_app(scope, receive, send)
+        await served(scope, receive, send)
 
-    config = uvicorn.Config(app, lifespan="off", log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        app, lifespan="off", log_level="warning", timeout_graceful_shutdown=1, proxy_headers=False
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -211,6 +211,18 @@ class Stream:
                 found.append(json.loads(line[6:])["version"])
         return found
 
+    def first(self, seconds: float) -> str | None:
+        """The first version announced within ``seconds``, None if none was."""
+        ends = time.monotonic() + seconds
+        while (left := ends - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line.startswith("data: "):
+                return json.loads(line[6:])["version"]
+        return None
+
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.connection.sock.shutdown(socket.SHUT_RDWR)
@@ -342,3 +354,88 @@ def test_a_stream_reads_its_version_only_once_subscribed(asgi_server, client, al
         assert listeners[0] == 0 and listeners[-1] >= 1, listeners
     finally:
         stream.close()
+
+
+def test_the_page_names_its_stream_where_another_process_serves_it(client, alice, bob, settings):
+    """The web processes (WSGI) behind the proxy name the stream that the live process
+    serves (``LIVE_STREAMS``); asked for the stream themselves, they say to poll."""
+    settings.LIVE_STREAMS = True
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    client.force_login(alice)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert f'data-live="{reverse("live", args=[match.pk])}"' in html
+    assert client.get(reverse("live", args=[match.pk])).status_code == 204
+    client.force_login(User.objects.create_user("dave", "dave@example.com", "a-Long-pa55word"))
+    private = make_match(alice, bob, pace="rounds", private=True)
+    assert client.get(reverse("live", args=[private.pk])).status_code == 404
+
+
+def test_an_open_stream_holds_no_thread(asgi_server, client, alice, bob, settings):
+    settings.LIVE_STREAMS_PER_CLIENT = 100
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    path = reverse("live", args=[match.pk]) + f"?version={page_version(client, match, alice)}"
+    first = Stream(asgi_server.url, path, session_of(client, alice))
+    first.events(0.3)  # the server's threads are started
+    threads = threading.active_count()
+    streams = [Stream(asgi_server.url, path, session_of(client, alice)) for _ in range(40)]
+    try:
+        assert all(stream.response.status == 200 for stream in streams)
+        # this process reads each stream in a thread of its own: the server added none
+        assert threading.active_count() - threads <= len(streams) + 2
+        play(match, bob)
+        told = {stream.first(5) for stream in streams}
+        assert told == {page_version(client, match, alice)}
+    finally:
+        for stream in [first, *streams]:
+            stream.close()
+
+
+def test_a_client_holds_at_most_its_share_of_streams(asgi_server, client, alice, bob, settings):
+    """The stream past a client's share is answered 204: EventSource stops quietly and the
+    page polls. A stream closed makes room for another."""
+    settings.LIVE_STREAMS_PER_CLIENT = 3
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    path = reverse("live", args=[match.pk])
+    mine = [Stream(asgi_server.url, path, session_of(client, alice)) for _ in range(3)]
+    try:
+        assert [stream.response.status for stream in mine] == [200, 200, 200]
+        one_more = Stream(asgi_server.url, path, session_of(client, alice))
+        assert one_more.response.status == 204
+        one_more.close()
+        theirs = Stream(asgi_server.url, path, session_of(client, bob))
+        assert theirs.response.status == 200  # another player's share is their own
+        theirs.close()
+        mine.pop().close()
+        for _ in range(50):
+            again = Stream(asgi_server.url, path, session_of(client, alice))
+            if again.response.status == 200:
+                break
+            again.close()
+            time.sleep(0.05)
+        mine.append(again)
+        assert again.response.status == 200
+    finally:
+        for stream in mine:
+            stream.close()
+
+
+def test_a_full_process_answers_503_with_a_time_to_come_back(
+    asgi_server, client, alice, bob, settings
+):
+    settings.LIVE_STREAMS_MOST = 2
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    path = reverse("live", args=[match.pk])
+    held = [Stream(asgi_server.url, path, session_of(client, who)) for who in (alice, bob)]
+    try:
+        assert [stream.response.status for stream in held] == [200, 200]
+        refused = Stream(asgi_server.url, path, session_of(client, alice))
+        assert refused.response.status == 503
+        assert refused.response.getheader("Retry-After") == "30"
+        refused.close()
+    finally:
+        for stream in held:
+            stream.close()

@@ -173,7 +173,43 @@ def test_the_site_is_served_by_the_asgi_server_with_its_live_streams(tmp_path):
     try:
         with urllib.request.urlopen(f"{site}/", timeout=5) as answer:
             assert answer.headers["Server"] == "uvicorn"
+            assert 'data-live="/game/' not in answer.read().decode()  # no match on the home page
         assert status(f"{site}/static/js/live.js") == 200
         assert status(f"{site}/game/1/live/") == 404  # no such match: not an error
+        assert_limited_by_its_own_address(site)
     finally:
         stop_site(run)
+
+
+def assert_limited_by_its_own_address(site: str) -> None:
+    """A client that writes X-Forwarded-For itself is still counted by the address it comes
+    from: the web server takes no forwarded header on its own (uvicorn's default for
+    127.0.0.1), only the site does, behind its proxy (BEHIND_TLS_PROXY)."""
+    from http.cookiejar import CookieJar
+
+    from django.urls import reverse
+
+    jar = CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    browser.open(f"{site}/", timeout=5).read()
+    answers = []
+    for i in range(31):
+        # signing the guest in gives a new token
+        token = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
+        request = urllib.request.Request(
+            f"{site}{reverse('new_solo')}",
+            data=b"",
+            headers={
+                "X-CSRFToken": token,
+                "Referer": f"{site}/",
+                "X-Forwarded-For": f"203.0.113.{i}",
+                "X-Real-IP": f"203.0.113.{i}",
+                "Forwarded": f"for=203.0.113.{i}",
+            },
+        )
+        try:
+            with browser.open(request, timeout=10) as answer:
+                answers.append(answer.status)
+        except urllib.error.HTTPError as error:
+            answers.append(error.code)
+    assert answers == [200] * 30 + [429], answers
