@@ -113,7 +113,7 @@ def test_closing_an_account_ends_its_follows_and_blocks(alice, bob, carol):
     follows.follow(carol, alice)
     blocks.block(alice, carol)
     closing.close(alice)
-    assert not Follow.objects.exists()
+    assert not Follow.objects.exists() and not FollowNotice.objects.exists()
     assert not blocks.blocked_ids(User.objects.get(pk=alice.pk))
 
 
@@ -123,6 +123,8 @@ def test_the_export_lists_whom_the_player_follows_and_has_blocked(alice, bob, ca
     blocks.block(alice, carol)
     data = export.everything(alice)
     assert data["following"] == ["bob"] and data["blocked"] == ["carol"]
+    sent = FollowNotice.objects.get(follower=alice).sent_at
+    assert data["follow_news_sent"] == [{"player": "bob", "at": sent.isoformat()}]
 
 
 # ------------------------------------------------------------------ the profile
