@@ -5,9 +5,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
-from games.models import Follow, Match, Notification, Profile, Rating
+from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating
 from games.services import MoveRefused, blocks, bots, closing, export, follows, puzzles
 from tests.test_match_services import make_match
 from tests.test_puzzles import make_puzzles
@@ -30,6 +31,28 @@ def test_a_follow_is_kept_once_and_the_followed_player_is_told_once(alice, bob):
     assert follows.counts(bob) == (1, 0) and follows.counts(alice) == (0, 1)
     follows.unfollow(alice, bob)
     assert not Follow.objects.exists() and follows.counts(bob) == (0, 0)
+
+
+def test_following_and_unfollowing_in_a_loop_tells_the_followed_player_once_a_day(alice, bob):
+    for _ in range(10):
+        assert follows.follow(alice, bob) is True
+        follows.unfollow(alice, bob)
+    assert news_of(bob) == ["alice follows you."]
+    FollowNotice.objects.update(sent_at=timezone.now() - follows.NOTICE_EVERY)
+    follows.follow(alice, bob)
+    follows.unfollow(alice, bob)
+    follows.follow(alice, bob)
+    assert news_of(bob) == ["alice follows you."] * 2
+
+
+def test_a_follow_notice_is_once_a_day_per_pair_of_players(alice, bob, carol):
+    follows.follow(alice, bob)
+    follows.unfollow(alice, bob)
+    follows.follow(carol, bob)
+    follows.follow(bob, alice)
+    follows.follow(alice, bob)
+    assert sorted(news_of(bob)) == ["alice follows you.", "carol follows you."]
+    assert news_of(alice) == ["bob follows you."]
 
 
 def test_the_news_of_a_follow_is_written_in_the_followed_players_language(alice, bob):
@@ -90,7 +113,7 @@ def test_closing_an_account_ends_its_follows_and_blocks(alice, bob, carol):
     follows.follow(carol, alice)
     blocks.block(alice, carol)
     closing.close(alice)
-    assert not Follow.objects.exists()
+    assert not Follow.objects.exists() and not FollowNotice.objects.exists()
     assert not blocks.blocked_ids(User.objects.get(pk=alice.pk))
 
 
@@ -100,6 +123,8 @@ def test_the_export_lists_whom_the_player_follows_and_has_blocked(alice, bob, ca
     blocks.block(alice, carol)
     data = export.everything(alice)
     assert data["following"] == ["bob"] and data["blocked"] == ["carol"]
+    sent = FollowNotice.objects.get(follower=alice).sent_at
+    assert data["follow_news_sent"] == [{"player": "bob", "at": sent.isoformat()}]
 
 
 # ------------------------------------------------------------------ the profile

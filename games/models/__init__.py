@@ -27,7 +27,7 @@ from games.models.players import (
     RatingChange,
 )
 from games.models.pushes import PushMessage, PushSubscription
-from games.models.social import Block, Follow, InviteLink
+from games.models.social import Block, Follow, FollowNotice, InviteLink
 
 __all__ = [
     "Block",
@@ -37,6 +37,7 @@ __all__ = [
     "ChatMute",
     "DailyResult",
     "Follow",
+    "FollowNotice",
     "Heartbeat",
     "InviteLink",
     "Match",

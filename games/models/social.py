@@ -1,5 +1,5 @@
-"""Players among themselves: whom each follows and has blocked, and the links that invite
-whoever holds them to a match."""
+"""Players among themselves: whom each follows (and when each was last told of a follow)
+and has blocked, and the links that invite whoever holds them to a match."""
 
 from django.conf import settings
 from django.db import models
@@ -51,6 +51,29 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.follower_id} follows {self.followed_id}"
+
+
+class FollowNotice(models.Model):
+    """When ``followed`` was last told that ``follower`` follows them: kept after an unfollow,
+    so that following and unfollowing in a loop tells them once a day, not each time."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follow_notices_sent"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follow_notices_got"
+    )
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["follower", "followed"], name="one_follow_notice_per_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.followed_id} told of {self.follower_id} at {self.sent_at}"
 
 
 class InviteLink(models.Model):

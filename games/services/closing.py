@@ -4,9 +4,9 @@ What identifies the person goes: the name becomes ``closed-N`` (N: the account's
 shown as "closed account N" in the reader's language), the e-mail addresses, the password
 (the account can no longer log in) and its sessions, the settings, the devices that got
 its push notifications, notifications, ratings, figures and daily results (so every
-leaderboard drops it), whom it follows and blocks and who follows or blocks it. Its
-finished games stay, for the other players, under that name; the matches it was playing
-are resigned, and those not started yet are called off.
+leaderboard drops it), whom it follows and blocks and who follows or blocks it (with when
+either was told of a follow). Its finished games stay, for the other players, under that
+name; the matches it was playing are resigned, and those not started yet are called off.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from games.models import (
     ChallengeOffer,
     DailyResult,
     Follow,
+    FollowNotice,
     Match,
     Notification,
     PlayerStats,
@@ -60,6 +61,7 @@ def close(user: User) -> None:
         DailyResult.objects.filter(player=user).delete()
         ChallengeOffer.objects.filter(challenger=user, match=None).delete()
         Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+        FollowNotice.objects.filter(Q(follower=user) | Q(followed=user)).delete()
         Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     playing = Seat.objects.filter(player=user, match__status=Match.Status.ACTIVE).exclude(
         state__in=[Seat.State.RESIGNED, Seat.State.DROPPED]

@@ -19,6 +19,7 @@ from games.models import (
     ChatMute,
     DailyResult,
     Follow,
+    FollowNotice,
     Match,
     Move,
     Notification,
@@ -91,6 +92,12 @@ def everything(user: User) -> dict:
         "following": [
             f.followed.username
             for f in Follow.objects.filter(follower=user).select_related("followed").order_by("id")
+        ],
+        "follow_news_sent": [
+            {"player": n.followed.username, "at": _when(n.sent_at)}
+            for n in FollowNotice.objects.filter(follower=user)
+            .select_related("followed")
+            .order_by("id")
         ],
         "blocked": [
             b.blocked.username

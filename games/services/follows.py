@@ -1,25 +1,29 @@
 """Following: a player keeps an eye on others.
 
-The followed player is told in their news (no e-mail, no push). A player's page "Following"
-lists whom they follow, with each one's ratings and what each is playing now: only the
-matches the reader may look at themselves (``visibility.check_match_visible``), so that the
-list tells nothing a match's own page would not. Guests follow nobody and closed accounts
-are followed by nobody (closing an account ends its follows); a blocked player cannot
-follow the blocker, and a block ends any following between the two (``blocks.block``).
+The followed player is told in their news (no e-mail, no push), at most once a day for the
+same follower (``NOTICE_EVERY``), so that following and unfollowing in a loop does not flood
+them. A player's page "Following" lists whom they follow, with each one's ratings and what
+each is playing now: only the matches the reader may look at themselves
+(``visibility.check_match_visible``), so that the list tells nothing a match's own page
+would not. Guests follow nobody and closed accounts are followed by nobody (closing an
+account ends its follows); a blocked player cannot follow the blocker, and a block ends any
+following between the two (``blocks.block``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import ratings, visibility
-from games.models import Follow, Match, Notification, Profile, Rating, Seat
+from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating, Seat
 from games.names import shown
 from games.registry import find_game
 from games.services import blocks, bots
@@ -28,6 +32,9 @@ from games.services.writes import in_their_languages
 
 #: Matches listed for each followed player.
 PLAYING_SHOWN = 10
+#: How long after telling a player that someone follows them a new follow by the same
+#: player (after an unfollow) is not told again.
+NOTICE_EVERY = timedelta(days=1)
 
 
 def follow(player, other) -> bool:
@@ -51,7 +58,7 @@ def follow(player, other) -> bool:
                 _("%(player)s cannot be followed.") % {"player": shown(other.username)}
             )
         _follow, made = Follow.objects.get_or_create(follower=player, followed=other)
-        if made and not bots.strength_of(other):
+        if made and not bots.strength_of(other) and _notice_due(player, other):
             told = (
                 other.pk,
                 None,
@@ -60,6 +67,22 @@ def follow(player, other) -> bool:
             )
             Notification.objects.bulk_create(in_their_languages([told]))
     return made
+
+
+def _notice_due(player, other) -> bool:
+    """Whether ``other`` is to be told that ``player`` follows them: not if they were told
+    less than ``NOTICE_EVERY`` ago; if so, the time they are told now is kept. Called with
+    the two players locked (``blocks.lock_pair``), so two follows never both tell."""
+    now = timezone.now()
+    notice, made = FollowNotice.objects.get_or_create(
+        follower=player, followed=other, defaults={"sent_at": now}
+    )
+    if made:
+        return True
+    if notice.sent_at > now - NOTICE_EVERY:
+        return False
+    FollowNotice.objects.filter(pk=notice.pk).update(sent_at=now)
+    return True
 
 
 def unfollow(player, other) -> None:
