@@ -7,6 +7,8 @@ same commands from its Procfile.
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -119,3 +121,65 @@ def stop(process: subprocess.Popen | None) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+#: The Procfile's web processes: the pages (sync workers) and the live streams (ASGI).
+WEB, LIVE = "web", "live"
+
+
+def procfile(kind: str, environment: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The command of the Procfile's process ``kind`` and its environment: ``${NAME:-x}``
+    read from ``environment``, its leading ``NAME=value`` words added to it."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith(f"{kind}:"):
+            break
+    else:
+        raise ValueError(f"the Procfile has no {kind!r} process")
+    text = re.sub(
+        r"\$\{(\w+):-([^}]*)\}",
+        lambda m: environment.get(m[1]) or m[2],
+        line.split(":", 1)[1],
+    )
+    words, added = shlex.split(text), {}
+    while words and re.fullmatch(r"\w+=.*", words[0]):
+        name, value = words.pop(0).split("=", 1)
+        added[name] = value
+    return words, environment | added
+
+
+def web(
+    kind: str,
+    port: int,
+    *,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+    extra: list[str] = (),
+) -> subprocess.Popen:
+    """The Procfile's ``web`` or ``live`` process (``WEB``, ``LIVE``) on ``port``, on the
+    current database, with ``env`` added to this process's environment."""
+    environment = os.environ | {"DATABASE_URL": database_url()} | (env or {})
+    environment["LIVE_PORT" if kind == LIVE else "PORT"] = str(port)
+    words, environment = procfile(kind, environment)
+    if words[0] != "gunicorn":
+        raise ValueError(f"the Procfile's {kind!r} process is not gunicorn")
+    command = [sys.executable, "-m", "gunicorn", *words[1:], *extra]
+    output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
+    return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
+
+
+def wait_for_port(port: int, seconds: float = 60, process: subprocess.Popen | None = None) -> None:
+    """Wait until something answers HTTP on ``port`` (RuntimeError if ``process`` exits or
+    ``seconds`` pass first)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the process for port {port} exited ({process.returncode})")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                if s.recv(12).startswith(b"HTTP/1."):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing answered on port {port} within {seconds} s")
