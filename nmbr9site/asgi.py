@@ -7,6 +7,8 @@ addresses alone; the pages go to the sync ``web`` processes (Procfile). ``./run 
 it alone for everything.
 """
 
+import asyncio
+import contextvars
 import os
 import warnings
 
@@ -39,4 +41,7 @@ async def application(scope, receive, send) -> None:
     if scope["type"] == "http" and (match_id := streams.match_of(scope["path"])) is not None:
         await streams.app(scope, receive, send, match_id)
     else:
-        await pages(scope, receive, send)
+        # A page runs in a context of its own: the next request on a kept connection may be
+        # started from inside the answer before, whose context names the thread that answer
+        # ran in (asgiref's AsyncToSync), gone once it is sent.
+        await asyncio.create_task(pages(scope, receive, send), context=contextvars.Context())

@@ -439,3 +439,21 @@ def test_a_full_process_answers_503_with_a_time_to_come_back(
     finally:
         for stream in held:
             stream.close()
+
+
+def test_pages_asked_one_after_the_other_on_one_connection_are_all_answered(asgi_server):
+    """A browser keeps its connection for the next request, which may arrive while the last
+    answer is still being sent: each page runs in a context of its own (not in the one of the
+    answer before, whose thread has gone)."""
+    where = urlsplit(asgi_server.url)
+    asked = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with socket.create_connection((where.hostname, where.port), timeout=10) as connection:
+        connection.sendall(asked * 5)
+        answers = b""
+        while answers.count(b"</html>") < 5:
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            answers += chunk
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answers)
+    assert statuses == [b"200"] * 5, statuses
