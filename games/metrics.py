@@ -67,7 +67,8 @@ MAILS = Counter(
 PUSHES = Counter(
     "nmbr9site_pushes",
     "Push notifications, by kind and outcome (sent, failed, gone: the device was forgotten, "
-    "dropped: no longer wanted).",
+    "dropped: no longer wanted, refused: the device's endpoint or its address is not one the "
+    "site posts to, and the device was removed).",
     ["kind", "outcome"],
 )
 LIVE_STREAMS = Gauge(

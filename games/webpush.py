@@ -14,6 +14,14 @@ a push to try again. ``send_many`` settles a batch:
 - a push service answering 404 or 410 has forgotten the device: it is removed, with its
   pushes; any other failure is tried again after ``RETRY``, doubled with each attempt up to
   ``RETRY_MOST``, and given up after ``ATTEMPTS`` attempts;
+- a device is removed too, unsent to, if its endpoint is not one the site takes
+  (``pushes.allowed``: one stored before, or by hand), or its host name has an address off
+  the internet (the site's own network, this machine, a cloud's metadata service: ``public``;
+  this machine is allowed where ``PUSH_LOCAL_ENDPOINTS`` says so). The name is resolved once,
+  right before the push, and the push goes to an address so checked (``_post``: the
+  connection is made to the address, with the host's name in TLS and in the request), so
+  that a name answering otherwise the second time cannot turn it elsewhere; redirects are
+  not followed;
 - each request waits ``TIMEOUT`` seconds at most, a push service that did not answer is not
   tried again by this process for ``AWAY`` (its pushes stay due), and a task stops taking new
   pushes after ``BUDGET``: a push service that is down never holds a worker long.
@@ -23,12 +31,14 @@ Nothing is sent without VAPID keys (``services.pushes.enabled``).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
+import socket
 import time
 from datetime import datetime, timedelta
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import requests
 from django.conf import settings
@@ -36,6 +46,8 @@ from django.db.models import F
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
+from requests.adapters import HTTPAdapter
+from urllib3.exceptions import NewConnectionError
 
 from games import metrics, presence
 from games.models import Match, PushMessage, PushSubscription, Seat
@@ -124,16 +136,20 @@ def _send_claimed(message: PushMessage, now: datetime) -> bool:
         metrics.PUSHES.labels(message.kind, "dropped").inc()
         return False
     device = message.device
+    url = urlsplit(device.endpoint)
+    if not pushes.allowed(device.endpoint):
+        return _refused(message, device, "not a push service's endpoint")
     try:
-        webpush(
-            {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}},
-            data=json.dumps(message.payload),
-            vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
-            vapid_claims={"sub": settings.VAPID_SUBJECT},
-            timeout=TIMEOUT,
-            ttl=ttl,
-            headers={"Urgency": "high" if message.kind == pushes.ALARM else "normal"},
-        )
+        addresses = _addresses(url)
+    except OSError as failure:  # the name does not resolve (now)
+        _away[_host(device.endpoint)] = time.monotonic() + AWAY
+        _failed(message, mine, now, f"not resolved: {failure}")
+        return False
+    off = [address for address in addresses if not public(address)]
+    if off or not addresses:
+        return _refused(message, device, f"{url.hostname} resolves to {off}")
+    try:
+        _post(message, device, url, addresses, ttl)
     except WebPushException as failure:
         if failure.status_code in (404, 410):
             PushSubscription.objects.filter(pk=device.pk).delete()
@@ -151,6 +167,110 @@ def _send_claimed(message: PushMessage, now: datetime) -> bool:
     mine.update(send_at=None)
     metrics.PUSHES.labels(message.kind, "sent").inc()
     return True
+
+
+def _refused(message: PushMessage, device: PushSubscription, why: str) -> bool:
+    """Remove a device the site does not push to, with its pushes (never sent)."""
+    logger.warning("device %s removed unsent to: %s", device.pk, why)
+    PushSubscription.objects.filter(pk=device.pk).delete()
+    metrics.PUSHES.labels(message.kind, "refused").inc()
+    return False
+
+
+#: IPv6 addresses that stand for IPv4 ones (RFC 6052: NAT64, where DNS64 answers).
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether the site may post to ``address``: one on the internet (not private, loopback,
+    link-local, reserved, multicast, unspecified, nor shared as 100.64.0.0/10), or this
+    machine's own where ``PUSH_LOCAL_ENDPOINTS`` allows it. An IPv6 address that carries an
+    IPv4 one (mapped, 6to4, NAT64) is judged by that."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in NAT64:
+            address = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        elif address.ipv4_mapped or address.sixtofour:
+            address = address.ipv4_mapped or address.sixtofour
+        elif address.is_site_local:
+            return False
+    if address.is_loopback:
+        return settings.PUSH_LOCAL_ENDPOINTS
+    return address.is_global and not (
+        address.is_private
+        or address.is_link_local
+        or address.is_reserved
+        or address.is_multicast
+        or address.is_unspecified
+    )
+
+
+def _addresses(url: SplitResult) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """Each address the endpoint's host name has, once, in the resolver's order (this
+    machine's preference); OSError if it has none now."""
+    infos = socket.getaddrinfo(url.hostname, _port(url), type=socket.SOCK_STREAM)
+    found = [ipaddress.ip_address(info[4][0]) for info in infos]
+    return list(dict.fromkeys(found))
+
+
+def _port(url: SplitResult) -> int:
+    return url.port or (443 if url.scheme == "https" else 80)
+
+
+def _post(
+    message: PushMessage,
+    device: PushSubscription,
+    url: SplitResult,
+    addresses: list[ipaddress.IPv4Address | ipaddress.IPv6Address],
+    ttl: int,
+) -> None:
+    """Post the push to the endpoint at the first of ``addresses`` that takes a connection
+    (the next is tried only if none could be made: nothing was sent), with the endpoint's
+    host name in Host, in the VAPID audience and in TLS (its certificate must be the name's).
+    WebPushException if the push service did not take it; requests' errors if it did not
+    answer."""
+    for address in addresses:
+        host = f"[{address}]" if address.version == 6 else str(address)
+        pinned = urlunsplit((url.scheme, f"{host}:{_port(url)}", url.path, url.query, ""))
+        with requests.Session() as session:
+            session.max_redirects = 0  # a push service's answer is final
+            session.mount("https://", _Named(url.hostname))
+            try:
+                webpush(
+                    {"endpoint": pinned, "keys": {"p256dh": device.p256dh, "auth": device.auth}},
+                    data=json.dumps(message.payload),
+                    vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
+                    vapid_claims={
+                        "sub": settings.VAPID_SUBJECT,
+                        "aud": f"{url.scheme}://{url.netloc}",
+                    },
+                    timeout=TIMEOUT,
+                    ttl=ttl,
+                    headers={
+                        "Host": url.netloc,
+                        "Urgency": "high" if message.kind == pushes.ALARM else "normal",
+                    },
+                    requests_session=session,
+                )
+                return
+            except requests.ConnectionError as failure:
+                cause = failure.args[0] if failure.args else None
+                unconnected = isinstance(getattr(cause, "reason", None), NewConnectionError)
+                if not unconnected or address == addresses[-1]:
+                    raise
+
+
+class _Named(HTTPAdapter):
+    """https to an address given by number, for a host of this name: its name is the one
+    sent in TLS (SNI) and the one its certificate must bear."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__()
+
+    def init_poolmanager(self, connections, maxsize, block=False, **pool_kwargs):
+        super().init_poolmanager(
+            connections, maxsize, block, server_hostname=self.name, **pool_kwargs
+        )
 
 
 def _failed(message: PushMessage, mine, now: datetime, why: str) -> None:

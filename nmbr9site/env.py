@@ -7,6 +7,7 @@ instead of guessing, so a typo in production fails at start-up, not later.
 import base64
 import ipaddress
 import os
+import re
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -62,6 +63,21 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
         expected = ", ".join(f"{s}://" for s in schemes)
         raise ImproperlyConfigured(f"{name} must be a URL starting with {expected}, not {value!r}.")
     return value
+
+
+#: A host name of two labels or more (letters, digits, inner hyphens), its top one not a number.
+_HOST_NAME = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
+
+
+def env_domains(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list of host names (``push.example.org``), in lower case."""
+    domains = [item.lower() for item in env_list(name, default)]
+    for item in domains:
+        if len(item) > 253 or not _HOST_NAME.fullmatch(item):
+            raise ImproperlyConfigured(
+                f"{name} must list host names (push.example.org), not {item!r}."
+            )
+    return domains
 
 
 def env_networks(

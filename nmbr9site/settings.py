@@ -9,6 +9,7 @@ from django.utils.csp import CSP
 
 from nmbr9site.env import (
     env_bool,
+    env_domains,
     env_int,
     env_list,
     env_networks,
@@ -223,6 +224,17 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "nmbr9site <noreply@localhost
 # (development, the tests' own push service).
 VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT = env_vapid()
 PUSH_LOCAL_ENDPOINTS = env_bool("PUSH_LOCAL_ENDPOINTS", DEBUG)
+# The push services a subscription may name (games/services/pushes.py): each host name is the
+# service's host or a domain its hosts are under. Those of the browsers (Chrome, Firefox, Edge,
+# Safari), and any the operator adds (a browser of another maker, a push service of their own).
+PUSH_SERVICES = [
+    "fcm.googleapis.com",
+    "android.googleapis.com",
+    "push.services.mozilla.com",
+    "notify.windows.com",
+    "push.apple.com",
+    *env_domains("PUSH_EXTRA_SERVICES", []),
+]
 
 # Live streams of game pages (games.streams), served by processes of nmbr9site.asgi, which
 # set LIVE_STREAMS for themselves; the WSGI processes behind the same proxy set it so that

@@ -9,23 +9,34 @@ with a subject), its TTL and its Content-Encoding (aes128gcm); then its body is 
 with the device's keys (RFC 8291) and the JSON in it kept for the device. A push failing a
 check is answered 400 or 403 and noted in ``problems`` (a test expects none). An endpoint can
 be told to answer 410 (the device is gone) or 500 (the service is in trouble) instead.
+
+The service is known by the name in a request's Host header, as a push service behind a name
+is: a device made for another name of this machine (``device(host="localhost")``) gets the
+pushes posted to that name, whatever address the site connected to. Given a TLS context
+(``certificate``), the service speaks https, and notes the name each connection asked for
+(SNI) in ``names``.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime
 import json
 import secrets
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import http_ece
+from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.x509.oid import NameOID
 
 
 def b64encode(data: bytes) -> str:
@@ -68,9 +79,42 @@ class Device:
         return json.dumps(self.subscription())
 
 
+def certificate(name: str, directory: Path) -> tuple[ssl.SSLContext, Path]:
+    """A TLS context serving a certificate for ``name`` (made here, valid for a day), and
+    the file of that certificate, for a client to trust."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    made = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert, private = directory / f"{name}.pem", directory / f"{name}.key"
+    cert.write_bytes(made.public_bytes(serialization.Encoding.PEM))
+    private.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, private)
+    return context, cert
+
+
 class PushService:
-    def __init__(self, server_key: str) -> None:
+    def __init__(self, server_key: str, tls: ssl.SSLContext | None = None) -> None:
         self.server_key = server_key
+        self.names: list[str | None] = []
         self.devices: dict[str, Device] = {}
         self.received: dict[str, list[dict]] = {}
         self.answers: dict[str, int] = {}
@@ -88,7 +132,11 @@ class PushService:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.scheme = "https" if tls else "http"
+        if tls:
+            tls.sni_callback = lambda _socket, name, _context: self.names.append(name)
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+        self.url = f"{self.scheme}://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
@@ -96,9 +144,11 @@ class PushService:
         self.server.shutdown()
         self.server.server_close()
 
-    def device(self) -> Device:
-        """A new subscription with this service, to the site's key."""
-        made = Device(f"{self.url}/push/{secrets.token_urlsafe(16)}", self.server_key)
+    def device(self, host: str = "127.0.0.1") -> Device:
+        """A new subscription with this service (reached by the name ``host``), to the site's
+        key."""
+        url = self.url.replace("127.0.0.1", host, 1)
+        made = Device(f"{url}/push/{secrets.token_urlsafe(16)}", self.server_key)
         self.devices[made.endpoint] = made
         return made
 
@@ -124,7 +174,8 @@ class PushService:
     # ------------------------------------------------------------------ a push arrives
 
     def take(self, request: BaseHTTPRequestHandler) -> None:
-        endpoint = self.url + request.path
+        origin = f"{self.scheme}://{request.headers.get('Host', '')}"
+        endpoint = origin + request.path
         body = request.rfile.read(int(request.headers.get("Content-Length") or 0))
         with self.lock:
             self.posts[endpoint] = self.posts.get(endpoint, 0) + 1
@@ -133,7 +184,7 @@ class PushService:
         if device is None:
             status = 404
         elif status is None:
-            problem, status = self.check(device, request.headers, body)
+            problem, status = self.check(device, origin, request.headers, body)
             if problem:
                 with self.lock:
                     self.problems.append(f"{endpoint}: {problem}")
@@ -143,9 +194,9 @@ class PushService:
         request.send_header("Content-Length", "0")
         request.end_headers()
 
-    def check(self, device: Device, headers, body: bytes) -> tuple[str, int]:
+    def check(self, device: Device, origin: str, headers, body: bytes) -> tuple[str, int]:
         """What is wrong with the push (and the status answered), or "" and 201."""
-        problem = self.authorization(headers.get("Authorization", ""))
+        problem = self.authorization(headers.get("Authorization", ""), origin)
         if problem:
             return problem, 403
         if not (headers.get("TTL") or "").isdigit():
@@ -163,8 +214,9 @@ class PushService:
             self.received.setdefault(device.endpoint, []).append(payload)
         return "", 201
 
-    def authorization(self, header: str) -> str:
-        """What is wrong with a VAPID Authorization header (RFC 8292), or ""."""
+    def authorization(self, header: str, origin: str) -> str:
+        """What is wrong with a VAPID Authorization header (RFC 8292) for a push posted to
+        ``origin``, or ""."""
         scheme, _space, rest = header.partition(" ")
         if scheme.lower() != "vapid":
             return f"not a VAPID authorization: {header!r}"
@@ -187,8 +239,8 @@ class PushService:
             return f"the JWT does not verify: {exc!r}"
         if len(raw) != 64 or header_fields.get("alg") != "ES256":
             return f"not an ES256 signature: {header_fields}"
-        if claims.get("aud") != self.url:
-            return f"aud is {claims.get('aud')!r}, not {self.url!r}"
+        if claims.get("aud") != origin:
+            return f"aud is {claims.get('aud')!r}, not {origin!r}"
         exp = claims.get("exp")
         if not isinstance(exp, int) or not time.time() < exp <= time.time() + 24 * 3600:
             return f"exp {exp!r} is not within the next 24 hours"

@@ -6,10 +6,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.models import Profile, PushSubscription
@@ -27,7 +28,11 @@ CHROME_ON_ANDROID = (
 )
 
 
-def subscription(endpoint="https://fcm.googleapis.com/fcm/send/abc123", **changes) -> dict:
+#: Where Chrome's pushes go (Firebase Cloud Messaging), a device's endpoint under it.
+FCM = "https://fcm.googleapis.com/fcm/send/"
+
+
+def subscription(endpoint=FCM + "abc123", **changes) -> dict:
     made = Device(endpoint, "").subscription()
     made.update(changes)
     return made
@@ -117,6 +122,71 @@ def test_a_local_push_service_over_http_is_taken_where_the_setting_allows_it(
     assert PushSubscription.objects.count() == 2
 
 
+NOT_A_PUSH_SERVICE = "The site sends push notifications only through the push services of browsers"
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://evil.example/x",
+        "https://fcm.googleapis.com.evil.example/fcm/send/x",  # a listed name, then another
+        "https://evilfcm.googleapis.com/fcm/send/x",  # ends like one, but is not under it
+        "https://googleapis.com/fcm/send/x",  # above a listed name
+        "https://storage.googleapis.com/x",
+        "https://metadata.google.internal/computeMetadata/v1/",
+    ],
+)
+def test_an_endpoint_not_of_a_browsers_push_service_is_refused_and_nothing_stored(
+    client, vapid, alice, endpoint
+):
+    client.force_login(alice)
+    answer = post(client, subscription(endpoint))
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    assert NOT_A_PUSH_SERVICE in page and urlsplit(endpoint).hostname in page
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_refusal_is_in_the_readers_language(client, vapid, alice):
+    Profile.objects.create(player=alice, language="de")
+    client.force_login(alice)
+    answer = post(client, subscription("https://evil.example/x"))
+    assert answer.status_code == 400
+    assert (
+        "Die Seite schickt Push-Benachrichtigungen nur über die Push-Dienste der Browser, "
+        "nicht über evil.example."
+    ) in answer.content.decode()
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        FCM + "dQw4w9WgXcQ:APA91bH",  # Chrome
+        "https://android.googleapis.com/gcm/send/abc",  # older Chrome
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABm",  # Firefox
+        "https://wns2-par02p.notify.windows.com/w/?token=BQYAAAB",  # Edge
+        "https://web.push.apple.com/QGtDq2Pf",  # Safari
+        "https://FCM.googleapis.com/fcm/send/upper",  # host names know no case
+    ],
+)
+def test_the_push_services_of_browsers_are_taken(client, vapid, alice, endpoint):
+    client.force_login(alice)
+    assert post(client, subscription(endpoint)).status_code == 200
+    assert PushSubscription.objects.get().endpoint == endpoint
+
+
+def test_a_push_service_the_operator_adds_is_taken(client, vapid, alice, settings):
+    client.force_login(alice)
+    endpoint = "https://push.example.org/device/1"
+    assert post(client, subscription(endpoint)).status_code == 400
+    with override_settings(PUSH_SERVICES=[*settings.PUSH_SERVICES, "push.example.org"]):
+        assert post(client, subscription(endpoint)).status_code == 200
+        assert post(client, subscription("https://eu.push.example.org/2")).status_code == 200
+        assert post(client, subscription("https://example.org/3")).status_code == 400
+    assert PushSubscription.objects.count() == 2
+
+
 def test_the_same_endpoint_again_updates_the_device(client, vapid, alice, bob):
     client.force_login(alice)
     post(client, subscription(), user_agent="Firefox/130.0 (Windows NT 10.0)")
@@ -134,13 +204,13 @@ def test_the_same_endpoint_again_updates_the_device(client, vapid, alice, bob):
 def test_a_player_has_at_most_so_many_devices(client, vapid, alice):
     client.force_login(alice)
     for n in range(pushes.MOST_DEVICES):
-        assert post(client, subscription(f"https://push.example.org/{n}")).status_code == 200
-    answer = post(client, subscription("https://push.example.org/one-more"))
+        assert post(client, subscription(f"{FCM}{n}")).status_code == 200
+    answer = post(client, subscription(FCM + "one-more"))
     assert answer.status_code == 400
     assert "remove one first" in answer.content.decode()
     assert PushSubscription.objects.count() == pushes.MOST_DEVICES
     # One of the devices subscribing again is no new device.
-    assert post(client, subscription("https://push.example.org/3")).status_code == 200
+    assert post(client, subscription(FCM + "3")).status_code == 200
 
 
 def test_adding_a_device_needs_the_forms_token_an_account_and_keys(vapid, settings, alice):
@@ -173,7 +243,7 @@ def add(user, endpoint) -> PushSubscription:
 
 
 def test_a_player_removes_their_own_devices_only(client, vapid, alice, bob):
-    mine, theirs = add(alice, "https://push.example.org/a"), add(bob, "https://push.example.org/b")
+    mine, theirs = add(alice, FCM + "a"), add(bob, FCM + "b")
     client.force_login(alice)
     assert client.post(reverse("remove_device", args=[theirs.pk])).status_code == 404
     assert client.get(reverse("remove_device", args=[mine.pk])).status_code == 405
@@ -185,7 +255,7 @@ def test_a_player_removes_their_own_devices_only(client, vapid, alice, bob):
 
 
 def test_the_settings_list_the_devices_and_the_kinds_switch_on_and_off(client, vapid, alice):
-    add(alice, "https://push.example.org/a")
+    add(alice, FCM + "a")
     client.force_login(alice)
     page = client.get(reverse("settings")).content.decode()
     assert "Notify this device" in page and f'data-key="{vapid}"' in page
@@ -248,7 +318,7 @@ def test_a_device_is_named_by_its_browser_and_system(agent, name):
 
 
 def test_the_export_holds_the_devices_and_closing_the_account_removes_them(vapid, alice, bob):
-    mine, theirs = add(alice, "https://push.example.org/a"), add(bob, "https://push.example.org/b")
+    mine, theirs = add(alice, FCM + "a"), add(bob, FCM + "b")
     Profile.objects.update_or_create(player=alice, defaults={"push_result": False})
     data = export.everything(alice)
     assert data["push_devices"] == [

@@ -5,9 +5,11 @@ VAPID signature and decrypts every push with the device's keys (tests/pushservic
 is moved in the database, never by sleeping.
 """
 
+import ipaddress
 import socket
 import time
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -19,7 +21,7 @@ from games import presence, webpush
 from games.models import Match, Profile, PushMessage, PushSubscription, Seat
 from games.services import lobby, pushes, puzzles
 from games.tasks import sweep
-from tests.pushservice import Device
+from tests.pushservice import Device, PushService, certificate
 from tests.test_match_services import make_match, play, play_to_end, seat_of
 from tests.test_match_tasks import drain, lose_tasks
 from tests.test_tasks import wait_for
@@ -362,3 +364,197 @@ def test_the_sweep_forgets_pushes_sent_more_than_a_day_ago(push_service, alice, 
     assert list(PushMessage.objects.all()) == [
         waiting
     ]  # sent long ago: forgotten; not yet sent: kept
+
+
+# ------------------------------------------------------------------ addresses refused
+
+
+@pytest.fixture
+def names(monkeypatch) -> dict[str, list[str]]:
+    """Host names of the test's own: each resolves to the addresses the test gives it (the
+    others as usual)."""
+    made: dict[str, list[str]] = {}
+    real = socket.getaddrinfo
+
+    def resolve(host, port, *args, **kwargs):
+        if host in made:
+            return [info for address in made[host] for info in real(address, port, *args, **kwargs)]
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    return made
+
+
+def stored_device(user, endpoint: str) -> Device:
+    """A device stored as it is, however it came in (an older site, by hand)."""
+    device = Device(endpoint, "")
+    keys = device.subscription()["keys"]
+    PushSubscription.objects.create(
+        player=user, endpoint=endpoint, p256dh=keys["p256dh"], auth=keys["auth"]
+    )
+    return device
+
+
+@pytest.mark.worker
+def test_a_device_on_this_machine_is_not_pushed_to_where_the_setting_does_not_allow_it(
+    celery_worker, push_service, settings, alice, bob, carol
+):
+    match = make_match(alice, bob)
+    local = add_device(push_service, alice)  # taken while the setting allowed it
+    settings.PUSH_LOCAL_ENDPOINTS = False
+    refused = counted("move", "refused")
+    a_round(match, alice, bob)
+
+    wait_for(lambda: not PushSubscription.objects.exists())
+    settled(carol)
+    assert push_service.tried(local) == 0
+    assert not PushMessage.objects.exists()
+    assert counted("move", "refused") - refused == 1
+
+
+FCM = "https://pinned.fcm.googleapis.com/fcm/send/a"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "endpoint, local, addresses",
+    [
+        # Not an endpoint the site takes now (stored before, or by hand).
+        ("http://127.0.0.1:{port}/push/a", False, None),
+        ("http://localhost:{port}/push/a", False, None),
+        ("https://10.1.2.3/push/a", False, None),
+        ("https://169.254.169.254/latest/meta-data/", True, None),
+        ("https://evil.example/x", False, ["93.184.215.14"]),
+        # A push service's name, resolving to an address off the internet.
+        (FCM, False, ["10.0.0.7"]),
+        (FCM, False, ["127.0.0.1"]),
+        (FCM, False, ["169.254.169.254"]),
+        (FCM, False, ["0.0.0.0"]),
+        (FCM, False, ["224.0.0.1"]),
+        (FCM, False, ["240.0.0.1"]),
+        (FCM, False, ["100.64.0.1"]),
+        (FCM, False, ["::1"]),
+        (FCM, False, ["fe80::1"]),
+        (FCM, False, ["fc00::1"]),
+        (FCM, False, ["::ffff:10.0.0.7"]),
+        (FCM, False, ["142.250.74.10", "192.168.1.1"]),  # one of its addresses is enough
+        (FCM, True, ["10.0.0.7"]),  # the setting allows this machine, not its network
+        ("http://localhost:{port}/push/a", True, ["10.0.0.8"]),
+    ],
+)
+def test_a_device_whose_address_is_not_on_the_internet_is_not_posted_to_but_removed(
+    push_service, settings, names, monkeypatch, alice, bob, endpoint, local, addresses
+):
+    monkeypatch.setattr(webpush, "TIMEOUT", (0.5, 0.5))  # the old code tried, and waited
+    if addresses:
+        names[urlsplit(endpoint).hostname] = addresses
+    port = push_service.url.rsplit(":", 1)[1]
+    device = stored_device(alice, endpoint.format(port=port))
+    push_service.devices[device.endpoint] = device
+    settings.PUSH_LOCAL_ENDPOINTS = local
+    match = make_match(alice, bob)
+    a_round(match, alice, bob)
+    (message,) = PushMessage.objects.all()
+    refused = counted("move", "refused")
+
+    assert webpush.send_many([message.pk]) == 0
+    assert push_service.tried(device) == 0
+    assert not PushSubscription.objects.exists()
+    assert not PushMessage.objects.exists()
+    assert counted("move", "refused") - refused == 1
+
+
+@pytest.mark.parametrize(
+    "address, local, allowed",
+    [
+        ("142.250.74.10", False, True),
+        ("2a00:1450:4001:82b::200a", False, True),
+        ("64:ff9b::8efa:4a0a", False, True),  # 142.250.74.10 through NAT64
+        ("127.0.0.1", True, True),
+        ("::1", True, True),
+        ("127.0.0.1", False, False),
+        ("::1", False, False),
+        ("10.0.0.7", True, False),
+        ("172.16.0.1", False, False),
+        ("192.168.1.1", False, False),
+        ("100.64.0.1", False, False),
+        ("169.254.169.254", False, False),
+        ("0.0.0.0", True, False),
+        ("224.0.0.1", False, False),
+        ("255.255.255.255", False, False),
+        ("240.0.0.1", False, False),
+        ("192.0.2.1", False, False),
+        ("::", False, False),
+        ("fe80::1", False, False),
+        ("fc00::1", False, False),
+        ("fec0::1", False, False),
+        ("ff02::1", False, False),
+        ("2001:db8::1", False, False),
+        ("::ffff:10.0.0.7", False, False),
+        ("::ffff:127.0.0.1", False, False),
+        ("2002:a00:7::1", False, False),  # 6to4 of 10.0.0.7
+        ("64:ff9b::a00:7", False, False),  # NAT64 of 10.0.0.7
+    ],
+)
+def test_the_addresses_a_push_may_go_to(settings, address, local, allowed):
+    settings.PUSH_LOCAL_ENDPOINTS = local
+    assert webpush.public(ipaddress.ip_address(address)) is allowed
+
+
+@pytest.mark.django_db
+def test_the_push_goes_to_the_address_checked_and_the_name_is_not_asked_again(
+    push_service, monkeypatch, alice, bob
+):
+    """A name that resolves to another address the second time (DNS rebinding) gets the
+    push at the address that was checked, with its own name in Host and in the VAPID
+    audience."""
+    asked = []
+    real = socket.getaddrinfo
+
+    def resolve(host, port, *args, **kwargs):
+        if host == "localhost":
+            asked.append(host)
+            address = "127.0.0.1" if len(asked) == 1 else "127.0.0.2"  # nobody listens there
+            return real(address, port, *args, **kwargs)
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    match = make_match(alice, bob)
+    device = push_service.device(host="localhost")
+    pushes.subscribe(alice, device.json(), CHROME_ON_ANDROID)
+    a_round(match, alice, bob)
+
+    assert webpush.send_many(list(PushMessage.objects.values_list("pk", flat=True))) == 1
+    assert push_service.pushes(device) == [your_move(match)]
+    assert asked == ["localhost"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("certified, sent", [("push.test", 1), ("elsewhere.test", 0)])
+def test_over_https_the_push_goes_to_the_address_checked_for_the_name_it_is_certified_for(
+    vapid, settings, names, tmp_path, monkeypatch, alice, bob, certified, sent
+):
+    """The push service of a name the operator added, over https at the address its name
+    resolved to: the connection asks for the name (SNI), and the certificate must be the
+    name's, not the address's."""
+    tls, authority = certificate(certified, tmp_path)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(authority))  # requests trusts it
+    service = PushService(vapid, tls=tls)
+    try:
+        names["push.test"] = ["127.0.0.1"]  # this machine: PUSH_LOCAL_ENDPOINTS is on (vapid)
+        settings.PUSH_SERVICES = [*settings.PUSH_SERVICES, "push.test"]
+        device = service.device(host="push.test")
+        pushes.subscribe(alice, device.json(), CHROME_ON_ANDROID)
+        match = make_match(alice, bob)
+        a_round(match, alice, bob)
+        (message,) = PushMessage.objects.all()
+
+        assert webpush.send_many([message.pk]) == sent
+        assert service.pushes(device) == [your_move(match)] * sent
+        assert service.names == ["push.test"]
+        assert service.problems == []
+        message.refresh_from_db()
+        assert (message.send_at is None) == bool(sent)  # else tried again later
+    finally:
+        service.close()
+        webpush.reachable_again()

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from nmbr9site.env import env_bool, env_int, env_list, env_str, env_url
+from nmbr9site.env import env_bool, env_domains, env_int, env_list, env_str, env_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,6 +41,34 @@ def test_env_helpers_read_good_values(monkeypatch):
     monkeypatch.delenv("X_MISSING", raising=False)
     with pytest.raises(ImproperlyConfigured, match="X_MISSING"):
         env_str("X_MISSING")
+
+
+def test_env_domains_reads_host_names(monkeypatch):
+    monkeypatch.setenv("X_DOMAINS", "push.example.org, Push.Example.NET,")
+    assert env_domains("X_DOMAINS", []) == ["push.example.org", "push.example.net"]
+    monkeypatch.delenv("X_DOMAINS")
+    assert env_domains("X_DOMAINS", ["a.example"]) == ["a.example"]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "https://push.example.org",
+        "push.example.org/x",
+        "10.0.0.1",
+        "localhost",
+        "*.example.org",
+        "push example.org",
+        "push.example.org:443",
+        "-push.example.org",
+        "push..example.org",
+        "push.example.org.",
+    ],
+)
+def test_env_domains_refuses_what_is_no_host_name(monkeypatch, raw):
+    monkeypatch.setenv("X_DOMAINS", raw)
+    with pytest.raises(ImproperlyConfigured, match="X_DOMAINS"):
+        env_domains("X_DOMAINS", [])
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -108,3 +136,15 @@ def test_the_site_url_is_required_without_debug():
     )
     assert result.returncode != 0
     assert "SITE_URL must be a URL" in result.stderr
+
+
+def test_the_operator_adds_push_services_to_the_browsers_ones():
+    shown = "from django.conf import settings; print(' '.join(settings.PUSH_SERVICES))"
+    result = manage("shell", "-c", shown, PUSH_EXTRA_SERVICES="push.example.org")
+    assert result.returncode == 0, result.stderr
+    services = result.stdout.split()
+    assert services[-1] == "push.example.org"
+    assert {"fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com"} < set(services)
+    result = manage("check", PUSH_EXTRA_SERVICES="https://push.example.org/")
+    assert result.returncode != 0
+    assert "PUSH_EXTRA_SERVICES must list host names" in result.stderr

@@ -3,7 +3,9 @@
 A device is a browser that subscribed to the site's pushes (``PushSubscription``: its push
 service's endpoint and its keys, RFC 8030/8291), added from Settings and removed there, and
 by the sending when its push service says it is gone. A player has at most
-``MOST_DEVICES``; an endpoint given again is the same device, brought up to date.
+``MOST_DEVICES``; an endpoint given again is the same device, brought up to date. The site
+posts to what a subscription names, so it takes only the push services of browsers
+(``PUSH_SERVICES``, at https), never any address a page sends it (``allowed``).
 
 A push is written with the change it tells of (``Changes.flush``, in its transaction), one
 row per device (``PushMessage``), so that each device gets it once however the others fare;
@@ -192,8 +194,9 @@ def _read(subscription: str) -> tuple[str, str, str]:
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not (isinstance(p256dh, str) and isinstance(auth, str)):
         raise refused
-    if not _reachable(endpoint):
-        raise DeviceRefused(gettext("The push service's address must be an https:// address."))
+    refusal = _refusal(endpoint)
+    if refusal:
+        raise DeviceRefused(refusal)
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), _decoded(p256dh))
         if len(_decoded(auth)) != 16:
@@ -212,6 +215,36 @@ def _decoded(value: str) -> bytes:
 
 
 BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+
+
+def allowed(endpoint: str) -> bool:
+    """Whether the site pushes to ``endpoint``: https at a push service of
+    ``PUSH_SERVICES``, or http on this machine where ``PUSH_LOCAL_ENDPOINTS`` allows it. (The
+    addresses its host name has are checked when a push is sent: ``games.webpush``.)"""
+    return not _refusal(endpoint)
+
+
+def known_service(host: str) -> bool:
+    """Whether ``host`` is a push service the site sends to: one of ``PUSH_SERVICES`` or a
+    host under one (``wns2-par02p.notify.windows.com`` under ``notify.windows.com``)."""
+    host = host.lower()
+    return any(
+        host == domain or host.endswith("." + domain)
+        for domain in (service.lower() for service in settings.PUSH_SERVICES)
+    )
+
+
+def _refusal(endpoint: str) -> str:
+    """Why the site does not push to ``endpoint``, in the page's language; "" if it does."""
+    if not _reachable(endpoint):
+        return gettext("The push service's address must be an https:// address.")
+    url = urlsplit(endpoint)
+    if url.scheme == "https" and not known_service(url.hostname or ""):
+        return gettext(
+            "The site sends push notifications only through the push services of browsers, "
+            "not through %(host)s."
+        ) % {"host": url.hostname}
+    return ""
 
 
 def _reachable(endpoint: str) -> bool:
