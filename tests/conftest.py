@@ -243,6 +243,7 @@ def asgi_server(transactional_db, settings):
     a thread of this process on the test database: its pages, and their live streams."""
     import asyncio
     import contextlib
+    import contextvars
     import os
     import socket
     import threading
@@ -281,7 +282,8 @@ def asgi_server(transactional_db, settings):
 
     async def app(scope, receive, send):
         asyncio.get_running_loop().set_default_executor(others)
-        await served(scope, receive, send)
+        # as the site's application runs each page (nmbr9site.asgi), here a static file too
+        await asyncio.create_task(served(scope, receive, send), context=contextvars.Context())
 
     config = uvicorn.Config(
         app, lifespan="off", log_level="warning", timeout_graceful_shutdown=1, proxy_headers=False
