@@ -28,7 +28,21 @@ from games import streams  # noqa: E402
 warnings.filterwarnings(
     "ignore", message="StreamingHttpResponse must consume synchronous iterators"
 )
-pages = WsgiToAsgi(get_wsgi_application())
+django_pages = get_wsgi_application()
+
+
+def closed_after(environ, start_response):
+    """Django's WSGI application, whose answer is closed once sent, as a WSGI server closes
+    it (``WsgiToAsgi`` does not): that ends the request (``request_finished``), giving back
+    its database connection and the file a static file's answer opened."""
+    answer = django_pages(environ, start_response)
+    try:
+        yield from answer
+    finally:
+        answer.close()
+
+
+pages = WsgiToAsgi(closed_after)
 
 
 async def application(scope, receive, send) -> None:

@@ -457,3 +457,26 @@ def test_pages_asked_one_after_the_other_on_one_connection_are_all_answered(asgi
             answers += chunk
     statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answers)
     assert statuses == [b"200"] * 5, statuses
+
+
+def test_a_page_through_the_asgi_server_ends_its_request(asgi_server):
+    """Each page's answer is closed once sent, as a WSGI server closes it: the request ends
+    (its database connection goes back, a static file's is closed)."""
+    from django.core.signals import request_finished
+
+    ended = []
+
+    def note(sender, **kwargs):
+        ended.append(sender)
+
+    request_finished.connect(note)
+    try:
+        with urllib.request.urlopen(asgi_server.url + "/", timeout=10) as answer:
+            assert answer.status == 200
+        for _ in range(50):
+            if ended:
+                break
+            time.sleep(0.02)
+    finally:
+        request_finished.disconnect(note)
+    assert ended
