@@ -4,7 +4,9 @@
 // page sends no polls; while it is away (a server that streams nothing, Redis down) the page
 // polls as before, and tries the stream again a little later. Other scripts listen for other
 // kinds of event on the stream: each new stream is announced by a "live:stream" event on the
-// document, whose detail is the EventSource.
+// document, whose detail is the EventSource. A page in the background (a hidden tab) holds
+// no stream and polls: a browser opens at most six HTTP/1.1 connections to a site, and each
+// stream holds one; the page opens its stream again, and catches up, once shown.
 "use strict";
 
 (() => {
@@ -74,7 +76,7 @@
   // Open, keep or close the stream for what the page shows now.
   function follow() {
     const play = section();
-    if (!play || !play.dataset.live || !("EventSource" in window)) {
+    if (!play || !play.dataset.live || !("EventSource" in window) || document.hidden) {
       stop();
       return;
     }
@@ -88,6 +90,7 @@
   });
   document.addEventListener("htmx:afterSettle", follow);
   document.addEventListener("DOMContentLoaded", follow);
+  document.addEventListener("visibilitychange", follow);
   window.addEventListener("pagehide", stop);
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) follow();

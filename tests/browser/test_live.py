@@ -98,3 +98,30 @@ def test_without_redis_the_page_polls_and_says_nothing_wrong(
     open_asgi_browser, alice, bob, redis_away
 ):
     polls_for_the_next_round(open_asgi_browser(), alice, bob)
+
+
+def test_a_page_in_the_background_gives_its_stream_back_and_polls(open_asgi_browser, alice, bob):
+    """A hidden tab holds no stream (a browser has six connections per site for all tabs):
+    it polls, and opens its stream again once shown."""
+    match = make_match(alice, bob, pace="rounds")
+    play(match, alice)
+    session = open_asgi_browser()
+    log_in(session, "alice")
+    page, polls = following(session, match.get_absolute_url())
+    page.evaluate(
+        """() => {
+            Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    expect(page.locator("html")).not_to_have_attribute("data-live", "open")
+    play(match, bob)  # the hidden page finds the next round by polling
+    expect(page.locator(".round strong")).to_have_text("2", timeout=10000)
+    assert polls
+    page.evaluate(
+        """() => {
+            Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    expect(page.locator("html")).to_have_attribute("data-live", "open")
