@@ -178,7 +178,12 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["player", "read"])]
+        indexes = [
+            models.Index(fields=["player", "read"]),
+            # What the sweep forgets (games/services/retention.py): read ones, then any.
+            models.Index(fields=["created"], condition=models.Q(read=True), name="read_notices"),
+            models.Index(fields=["created"], name="notices_by_age"),
+        ]
         constraints = [
             # "Your move" is one notification per player and match, read or not, while the
             # move is theirs: brought up to date when it is theirs again, gone once made.

@@ -39,7 +39,8 @@ def finish(change, outcome: Outcome, now: datetime) -> None:
     for seat in record.seats:
         seat.score = outcome.scores[seat.index]
         seat.rank = outcome.ranks[seat.index]
-        seat.deadline = None
+        # a finished seat owes nothing: the indexes of what is owed leave it out
+        seat.deadline = seat.turn = seat.remind_at = None
     match.status = Match.Status.FINISHED
     match.finished = now
     change.save_match("status", "finished")

@@ -1,0 +1,118 @@
+"""Costs that do not grow with the history: the sweep reads each kind of due work from an
+index holding only what may be due, a finished seat owes nothing, and old notifications are
+forgotten."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import sweep, tasks
+from games.models import Match, Notification, Seat
+from games.services import retention
+from games.services.play import owed_match_ids
+from tests.test_match_services import make_match, play
+
+pytestmark = pytest.mark.django_db
+
+
+def plan(queryset) -> str:
+    """PostgreSQL's plan for ``queryset`` were its tables large (no sequential scan)."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sql, params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def owed_plan(player) -> str:
+    captured = []
+
+    def explain(execute, sql, params, many, context):
+        if not captured:
+            captured.append("")  # the EXPLAIN below comes through here too
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL enable_seqscan = off")
+                cursor.execute("EXPLAIN " + sql, params)
+                captured[0] = "\n".join(row[0] for row in cursor.fetchall())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(explain):
+        owed_match_ids(player)
+    return captured[0]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_each_query_of_the_sweep_reads_an_index_of_what_may_be_due(alice):
+    now = timezone.now()
+    queries = {
+        "unrated_matches": Match.objects.filter(
+            status=Match.Status.FINISHED, rated=True, rated_at=None
+        ).order_by("finished"),
+        "unweighed_attempts": Match.objects.filter(
+            kind=Match.Kind.PUZZLE, status=Match.Status.FINISHED, puzzle_rated_at=None
+        ).order_by("finished", "id"),
+        "finished_solo_games": Seat.objects.filter(
+            match__kind=Match.Kind.SOLO,
+            match__status=Match.Status.FINISHED,
+            match__finished__gte=now - sweep.STATS_WINDOW,
+        ),
+        "reminders_due": Seat.objects.filter(remind_at__lte=now, reminded=False, deadline__gt=now),
+        "read_notices": Notification.objects.filter(
+            read=True, created__lt=now - retention.READ_KEPT
+        ),
+    }
+    for index, queryset in queries.items():
+        assert index in plan(queryset), (index, plan(queryset))
+    assert "seats_owing" in owed_plan(alice)
+
+
+def test_a_finished_seat_owes_nothing(transactional_db, alice, bob):
+    match = make_match(alice, bob, pace="rounds", time_control="1d")
+    assert Seat.objects.filter(match=match).exclude(turn=None).exists()
+    while Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
+        for user in (alice, bob):
+            if Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
+                play(match, user)
+    seats = Seat.objects.filter(match=match)
+    assert {(s.deadline, s.turn, s.remind_at) for s in seats} == {(None, None, None)}
+    assert owed_match_ids(alice) == owed_match_ids(bob) == []
+
+
+def test_a_lost_stats_task_is_caught_from_the_games_finished_lately(alice):
+    from games.services import start_solo
+
+    now = timezone.now()
+    solo = start_solo(alice, seed=3)
+    Match.objects.filter(pk=solo.pk).update(
+        status=Match.Status.FINISHED, finished=now - timedelta(hours=1)
+    )
+    assert sweep.stale_stats(now=now) == [alice.pk]
+    Match.objects.filter(pk=solo.pk).update(finished=now - sweep.STATS_WINDOW * 2)
+    assert sweep.stale_stats(now=now) == []  # played long ago: its task was sent then
+
+
+def test_the_sweep_forgets_old_notifications(alice, celery_worker):
+    now = timezone.now()
+    ages = {
+        "read long ago": (True, retention.READ_KEPT + timedelta(days=1)),
+        "read lately": (True, retention.READ_KEPT - timedelta(days=1)),
+        "unread a while": (False, retention.READ_KEPT + timedelta(days=1)),
+        "unread too long": (False, retention.KEPT + timedelta(days=1)),
+    }
+    for text, (read, age) in ages.items():
+        Notification.objects.create(player=alice, text=text, read=read, created=now - age)
+    assert tasks.sweep()["notifications_removed"] == 2
+    kept = set(Notification.objects.values_list("text", flat=True))
+    assert kept == {"read lately", "unread a while"}
+
+
+def test_old_notifications_go_a_batch_at_a_time(alice, monkeypatch):
+    monkeypatch.setattr(retention, "BATCH", 3)
+    old = timezone.now() - retention.KEPT - timedelta(days=1)
+    Notification.objects.bulk_create(
+        Notification(player=alice, text=str(i), read=i % 2 == 0, created=old) for i in range(7)
+    )
+    assert [retention.prune_notifications() for _ in range(4)] == [3, 3, 1, 0]
+    assert not Notification.objects.exists()
