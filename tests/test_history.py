@@ -116,3 +116,47 @@ def test_old_notifications_go_a_batch_at_a_time(alice, monkeypatch):
     )
     assert [retention.prune_notifications() for _ in range(4)] == [3, 3, 1, 0]
     assert not Notification.objects.exists()
+
+
+def test_the_streak_board_reads_the_runs_kept_as_results_are_counted(alice, bob):
+    from datetime import UTC, datetime, time
+
+    from games.models import Profile
+    from games.services import boards, puzzles
+    from games.services.finish import count_for_the_day
+    from tests.test_puzzles import make_puzzles
+
+    today = puzzles.today()
+    days = make_puzzles(61, 62, 63, 64)
+    for back, puzzle in enumerate(days):
+        type(puzzle).objects.filter(pk=puzzle.pk).update(daily_on=today - timedelta(days=back))
+    # alice: the last three days; bob: four days ago and yesterday (a gap)
+    for player, backs in ((alice, (2, 1, 0)), (bob, (3, 1))):
+        for back in backs:
+            noon = datetime.combine(today - timedelta(days=back), time(12), UTC)
+            match = Match.objects.create(
+                kind=Match.Kind.PUZZLE,
+                seed=1,
+                created_by=player,
+                daily=True,
+                puzzle=type(days[back]).objects.get(pk=days[back].pk),
+                status=Match.Status.FINISHED,
+                started=noon,
+                finished=noon,
+            )
+            assert count_for_the_day(match, player.pk, 40)
+    assert [(row.player.username, row.value) for row in boards._streaks()] == [
+        ("alice", "3"),
+        ("bob", "1"),
+    ]
+    assert Profile.objects.get(player=alice).daily_streak == puzzles.streak(alice) == 3
+    assert Profile.objects.get(player=bob).daily_streak == puzzles.streak(bob) == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_the_player_search_reads_its_pattern_index(alice):
+    from django.contrib.auth.models import User
+    from django.db.models.functions import Lower
+
+    found = User.objects.alias(lower=Lower("username")).filter(lower__startswith="ali")
+    assert "players_by_lower_name" in plan(found)

@@ -48,6 +48,12 @@ class Profile(models.Model):
         db_default=False,
         help_text="A visitor playing without an account (kept in their session).",
     )
+    daily_streak = models.PositiveIntegerField(
+        default=0, db_default=0, help_text="Daily puzzle results on consecutive days up to..."
+    )
+    daily_streak_day = models.DateField(
+        null=True, blank=True, db_index=True, help_text="...this day, the last with a result."
+    )
     language = models.CharField(
         _("Language"),
         max_length=8,

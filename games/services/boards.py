@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import ratings
-from games.models import DailyResult, Match, Profile, Rating, Seat
+from games.models import Match, Profile, Rating, Seat
 from games.registry import GAMES, PUZZLE_GAME
 from games.services import bots
 from games.services.lobby import game_options
-from games.services.puzzles import streak_in, today
+from games.services.puzzles import today
 
 #: A rating list shows players with a rated game in this many days.
 ACTIVE_DAYS = 90
@@ -111,20 +111,15 @@ def rows(board: Board) -> list[Row]:
 
 
 def _streaks() -> list[Row]:
-    """Current streaks (up to today, or yesterday while today is open), longest first."""
+    """Current streaks (up to today, or yesterday while today is open), longest first: the
+    runs kept with each profile (``finish.count_for_the_day``)."""
     day = today()
-    days: dict[int, set] = {}
-    for player_id, played in DailyResult.objects.filter(
-        day__gt=day - timedelta(days=STREAK_DAYS)
-    ).values_list("player_id", "day"):
-        days.setdefault(player_id, set()).add(played)
-    counted = sorted(
-        ((streak_in(played, day), player_id) for player_id, played in days.items()),
-        key=lambda c: (-c[0], c[1]),
+    running = (
+        Profile.objects.filter(daily_streak_day__gte=day - timedelta(days=1), daily_streak__gt=0)
+        .select_related("player")
+        .order_by("-daily_streak", "player_id")[:SIZE]
     )
-    counted = [(count, player_id) for count, player_id in counted[:SIZE] if count]
-    players = User.objects.in_bulk([player_id for _count, player_id in counted])
-    return [Row(players[player_id], str(count)) for count, player_id in counted]
+    return [Row(profile.player, str(profile.daily_streak)) for profile in running]
 
 
 def _solo_games(game: str):

@@ -10,10 +10,10 @@ again if they are lost.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from django.db import IntegrityError, transaction
-from django.db.models import Avg, Count, F, Max, Value
+from django.db import IntegrityError, models, transaction
+from django.db.models import Avg, Case, Count, F, Max, Q, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -93,6 +93,18 @@ def count_for_the_day(match: Match, player_id: int, score: int) -> bool:
             )
     except IntegrityError:
         return False  # an earlier attempt already counts for the day; this one is practice
+    # The streak leaderboard reads the run kept here, not every result ever.
+    later = Q(daily_streak_day__gt=day)  # counted out of order: the later run stands
+    Profile.objects.get_or_create(player_id=player_id)
+    Profile.objects.filter(player_id=player_id).update(
+        daily_streak=Case(
+            When(later | Q(daily_streak_day=day), then=F("daily_streak")),
+            When(daily_streak_day=day - timedelta(days=1), then=F("daily_streak") + 1),
+            default=Value(1),
+            output_field=models.PositiveIntegerField(),
+        ),
+        daily_streak_day=Case(When(later, then=F("daily_streak_day")), default=Value(day)),
+    )
     return True
 
 
