@@ -160,3 +160,49 @@ def test_the_player_search_reads_its_pattern_index(alice):
 
     found = User.objects.alias(lower=Lower("username")).filter(lower__startswith="ali")
     assert "players_by_lower_name" in plan(found)
+
+
+def test_the_solo_board_reads_the_best_scores_kept_as_games_end(client, alice, bob):
+    from django.urls import reverse
+
+    from games.models import SoloBest
+    from games.registry import PUZZLE_GAME
+    from games.services import boards
+    from tests.test_puzzle_ratings import start_solo_and_finish
+
+    first = start_solo_and_finish(alice, seed=12)
+    again = start_solo_and_finish(alice, seed=12)  # the same score later: the first stands
+    other = start_solo_and_finish(bob, seed=13)
+    kept = {b.player_id: (b.score, b.match_id) for b in SoloBest.objects.filter(game=PUZZLE_GAME)}
+    assert again.score == first.score
+    assert kept == {alice.pk: (first.score, first.match_id), bob.pk: (other.score, other.match_id)}
+    board = boards.find(boards.SOLO, PUZZLE_GAME, "")
+    shown = [(row.player.username, row.value, row.match_id) for row in boards.rows(board)]
+    expected = sorted(
+        [("alice", str(first.score), first.match_id), ("bob", str(other.score), other.match_id)],
+        key=lambda row: (-int(row[1]), row[0] != "alice"),
+    )
+    assert shown == expected
+    page = client.get(reverse("leaderboard"), {"board": "solo", "game": PUZZLE_GAME}).text
+    assert reverse("replay", args=[first.match_id]) in page
+
+
+def test_a_guests_best_solo_score_goes_with_their_games_to_their_account(client):
+    from django.contrib.auth.models import User
+    from django.urls import reverse
+
+    from games.models import SoloBest
+
+    assert client.post(reverse("new_solo")).status_code == 302
+    guest = User.objects.get()
+    match = Match.objects.get()
+    from tests.test_match_services import play_to_end
+
+    play_to_end(match, [guest])
+    assert SoloBest.objects.filter(player=guest).exists()
+    account = User.objects.create_user("dora", "dora@example.com", "a-Long-pa55word")
+    from games.services import guests
+
+    assert guests.adopt(guest.pk, account)
+    best = SoloBest.objects.get(player=account)
+    assert best.match_id == match.pk

@@ -212,3 +212,28 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SoloBest(models.Model):
+    """A player's best score in a game's solo games with its standard options, and the first
+    game that reached it: the solo leaderboard, kept as each solo game ends."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="solo_bests"
+    )
+    game = models.CharField(max_length=16)
+    score = models.IntegerField()
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="one_solo_best_per_game")
+        ]
+        indexes = [
+            models.Index(
+                models.F("game"), models.F("score").desc(), models.F("player"), name="solo_board"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}'s best {self.game} solo score"

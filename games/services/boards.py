@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth.models import User
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import ratings
-from games.models import Match, Profile, Rating, Seat
+from games.models import Match, Profile, Rating, Seat, SoloBest
 from games.registry import GAMES, PUZZLE_GAME
 from games.services import bots
 from games.services.lobby import game_options
@@ -137,24 +136,15 @@ def _solo_games(game: str):
 
 
 def _best_solo(game: str) -> list[Row]:
-    best = list(
-        _solo_games(game)
-        .values("player_id")
-        .annotate(best=Max("score"))
-        .order_by("-best", "player_id")[:SIZE]
+    """The best scores kept for each player (``finish.note_solo_best``), highest first."""
+    best = (
+        SoloBest.objects.filter(game=game)
+        .exclude(player__profile__guest=True)
+        .exclude(player__is_active=False)
+        .select_related("player")
+        .order_by("-score", "player_id")[:SIZE]
     )
-    players = User.objects.in_bulk([b["player_id"] for b in best])
-    replays = {
-        (seat.player_id, seat.score): seat.match_id
-        for seat in _solo_games(game)
-        .filter(player_id__in=players, score__gte=best[-1]["best"] if best else 0)
-        .order_by("-match_id")
-        .only("player_id", "score", "match_id")
-    }
-    return [
-        Row(players[b["player_id"]], str(b["best"]), match_id=replays[b["player_id"], b["best"]])
-        for b in best
-    ]
+    return [Row(b.player, str(b.score), match_id=b.match_id) for b in best]
 
 
 def why_absent(board: Board, player, shown: list[Row]) -> str:

@@ -28,7 +28,9 @@ from games.models import (
     Rating,
     RatingChange,
     Seat,
+    SoloBest,
 )
+from games.registry import find_game
 from games.services import bus
 
 
@@ -244,3 +246,41 @@ def refresh_player_stats(player_id: int) -> PlayerStats:
         },
     )
     return stats
+
+
+def standard_solo(match: Match) -> bool:
+    """Whether ``match`` is a solo game of its game's standard options (scores compare)."""
+    if match.kind != Match.Kind.SOLO:
+        return False
+    rules = find_game(match.game)
+    return match.options == rules.dump_options(rules.options({"players": 1}))
+
+
+def note_solo_best(match: Match, seat: Seat) -> None:
+    """A standard solo game ended: its score becomes the player's best of its game if it
+    beats it (or ties it in a game begun earlier)."""
+    best, made = SoloBest.objects.get_or_create(
+        player_id=seat.player_id,
+        game=match.game,
+        defaults={"score": seat.score, "match_id": match.pk},
+    )
+    if not made:
+        SoloBest.objects.filter(pk=best.pk).filter(
+            Q(score__lt=seat.score) | Q(score=seat.score, match_id__gt=match.pk)
+        ).update(score=seat.score, match_id=match.pk)
+
+
+def recount_solo_bests(player_id: int) -> None:
+    """The player's best solo scores worked out again from their games (after games became
+    theirs: a guest's, adopted by an account)."""
+    best: dict[str, tuple[int, int]] = {}
+    seats = _solo_games(player_id).select_related("match").order_by("match_id")
+    for seat in seats:
+        if standard_solo(seat.match):
+            kept = best.get(seat.match.game)
+            if kept is None or seat.score > kept[0]:
+                best[seat.match.game] = (seat.score, seat.match_id)
+    for game, (score, match_id) in best.items():
+        SoloBest.objects.update_or_create(
+            player_id=player_id, game=game, defaults={"score": score, "match_id": match_id}
+        )
