@@ -15,6 +15,9 @@ from games.models import Match, Puzzle, Seat
 
 #: A par computation asked for this long ago without a result is asked for again.
 PAR_LEASE = timedelta(minutes=10)
+#: A player's figures left stale by a lost task are found from the solo games finished this
+#: recently (their task is sent when a game ends; the sweep only catches lost ones).
+STATS_WINDOW = timedelta(days=2)
 #: Par searches asked for at once: the slow worker always has the next one waiting, and a
 #: refill of 90 puzzles does not fill the queue with 90 searches.
 PAR_IN_FLIGHT = 2
@@ -81,10 +84,16 @@ def unweighed_attempts(limit: int = 1000) -> list[int]:
     )
 
 
-def stale_stats(limit: int = 1000) -> list[int]:
-    """Players with a solo game finished after their profile figures were computed."""
+def stale_stats(limit: int = 1000, now: datetime | None = None) -> list[int]:
+    """Players with a solo game finished in the last ``STATS_WINDOW`` after their profile
+    figures were computed."""
+    since = (now or timezone.now()) - STATS_WINDOW
     return list(
-        Seat.objects.filter(match__kind=Match.Kind.SOLO, match__status=Match.Status.FINISHED)
+        Seat.objects.filter(
+            match__kind=Match.Kind.SOLO,
+            match__status=Match.Status.FINISHED,
+            match__finished__gte=since,
+        )
         .filter(Q(player__stats__isnull=True) | Q(match__finished__gt=F("player__stats__updated")))
         .order_by()
         .values_list("player_id", flat=True)

@@ -8,7 +8,7 @@ from celery import shared_task
 
 from games import health, metrics, notifications, queue, services, webpush
 from games import sweep as due
-from games.services import botplay, bots, guests, puzzles
+from games.services import botplay, bots, guests, puzzles, retention
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.
 SWEEP_BATCH = 100
@@ -60,6 +60,7 @@ def _sweep() -> dict[str, int]:
     idle = guests.idle()
     for batch in _batches(idle):
         queue.send_now(remove_guests.name, batch)
+    forgotten = retention.prune_notifications()
     return {
         "expiries": len(seat_ids),
         "reminders": len(reminders),
@@ -71,6 +72,7 @@ def _sweep() -> dict[str, int]:
         "stats": len(stale),
         "bots": len(waiting_for_bots),
         "idle_guests": len(idle),
+        "notifications_removed": forgotten,
     }
 
 

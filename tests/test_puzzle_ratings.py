@@ -3,16 +3,16 @@ ended, is a game between the player and the puzzle, scored against par; both rat
 once, from the sweep if the task is lost. The daily is drawn by predicted rating; the lists
 and the profile show them."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games import ratings, services
-from games.models import DailyResult, Match, Puzzle, Rating, RatingChange, Seat
+from games.models import Match, Puzzle, Rating, RatingChange, Seat
 from games.registry import PUZZLE_GAME
 from games.services import puzzles
+from games.services.finish import count_for_the_day
 from games.sweep import unweighed_attempts
 from games.tasks import sweep
 from tests.test_match_services import play_to_end
@@ -179,18 +179,19 @@ def test_the_leaderboards_of_streaks_and_best_solo_scores(client, alice, bob, ca
     for back, puzzle in enumerate(days):
         Puzzle.objects.filter(pk=puzzle.pk).update(daily_on=today - timedelta(days=back))
     for player, played in ((alice, 3), (bob, 1)):
-        for back in range(played):
+        for back in reversed(range(played)):  # counted day after day, as the site counts
+            on_the_day = datetime.combine(today - timedelta(days=back), time(12), UTC)
             match = Match.objects.create(
-                kind=Match.Kind.PUZZLE, seed=1, created_by=player, finished=timezone.now()
+                kind=Match.Kind.PUZZLE,
+                seed=1,
+                created_by=player,
+                daily=True,
+                puzzle=Puzzle.objects.get(pk=days[back].pk),  # its day set above
+                status=Match.Status.FINISHED,
+                started=on_the_day,
+                finished=on_the_day + timedelta(seconds=60),
             )
-            DailyResult.objects.create(
-                day=today - timedelta(days=back),
-                puzzle=days[back],
-                player=player,
-                match=match,
-                score=50,
-                seconds=60,
-            )
+            assert count_for_the_day(match, player.pk, 50)
     client.force_login(carol)
     page = client.get(reverse("leaderboard"), {"board": "streaks"}).text
     assert page.index(">alice<") < page.index(">bob<")

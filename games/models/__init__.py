@@ -25,6 +25,7 @@ from games.models.players import (
     Profile,
     Rating,
     RatingChange,
+    SoloBest,
 )
 from games.models.pushes import PushMessage, PushSubscription
 from games.models.social import Block, Follow, FollowNotice, InviteLink
@@ -53,4 +54,5 @@ __all__ = [
     "RatingChange",
     "Report",
     "Seat",
+    "SoloBest",
 ]

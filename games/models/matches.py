@@ -74,6 +74,23 @@ class Match(models.Model):
                 condition=models.Q(status="active", kind="match", private=False),
                 name="watchable_matches",
             ),
+            # What the sweep looks for among all matches ever played, each in an index of
+            # its own that holds only the matches it may find (games/sweep.py).
+            models.Index(
+                fields=["finished"],
+                condition=models.Q(status="finished", rated=True, rated_at=None),
+                name="unrated_matches",
+            ),
+            models.Index(
+                fields=["finished", "id"],
+                condition=models.Q(kind="puzzle", status="finished", puzzle_rated_at=None),
+                name="unweighed_attempts",
+            ),
+            models.Index(
+                fields=["finished"],
+                condition=models.Q(kind="solo", status="finished"),
+                name="finished_solo_games",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -260,6 +277,21 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
+        ]
+        indexes = [
+            # A player's seats that may owe a move (games.services.play.owed_match_ids, on
+            # every page of theirs): a finished seat has neither.
+            models.Index(
+                fields=["player"],
+                condition=models.Q(deadline__isnull=False) | models.Q(turn__isnull=False),
+                name="seats_owing",
+            ),
+            # Reminders due (games/sweep.py): seats under a deadline not yet reminded.
+            models.Index(
+                fields=["remind_at"],
+                condition=models.Q(reminded=False, deadline__isnull=False),
+                name="reminders_due",
+            ),
         ]
 
     def __str__(self) -> str:

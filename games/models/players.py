@@ -48,6 +48,12 @@ class Profile(models.Model):
         db_default=False,
         help_text="A visitor playing without an account (kept in their session).",
     )
+    daily_streak = models.PositiveIntegerField(
+        default=0, db_default=0, help_text="Daily puzzle results on consecutive days up to..."
+    )
+    daily_streak_day = models.DateField(
+        null=True, blank=True, db_index=True, help_text="...this day, the last with a result."
+    )
     language = models.CharField(
         _("Language"),
         max_length=8,
@@ -178,7 +184,12 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["player", "read"])]
+        indexes = [
+            models.Index(fields=["player", "read"]),
+            # What the sweep forgets (games/services/retention.py): read ones, then any.
+            models.Index(fields=["created"], condition=models.Q(read=True), name="read_notices"),
+            models.Index(fields=["created"], name="notices_by_age"),
+        ]
         constraints = [
             # "Your move" is one notification per player and match, read or not, while the
             # move is theirs: brought up to date when it is theirs again, gone once made.
@@ -201,3 +212,28 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SoloBest(models.Model):
+    """A player's best score in a game's solo games with its standard options, and the first
+    game that reached it: the solo leaderboard, kept as each solo game ends."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="solo_bests"
+    )
+    game = models.CharField(max_length=16)
+    score = models.IntegerField()
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="one_solo_best_per_game")
+        ]
+        indexes = [
+            models.Index(
+                models.F("game"), models.F("score").desc(), models.F("player"), name="solo_board"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}'s best {self.game} solo score"

@@ -10,17 +10,16 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth.models import User
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import ratings
-from games.models import DailyResult, Match, Profile, Rating, Seat
+from games.models import Match, Profile, Rating, Seat, SoloBest
 from games.registry import GAMES, PUZZLE_GAME
 from games.services import bots
 from games.services.lobby import game_options
-from games.services.puzzles import streak_in, today
+from games.services.puzzles import today
 
 #: A rating list shows players with a rated game in this many days.
 ACTIVE_DAYS = 90
@@ -111,20 +110,15 @@ def rows(board: Board) -> list[Row]:
 
 
 def _streaks() -> list[Row]:
-    """Current streaks (up to today, or yesterday while today is open), longest first."""
+    """Current streaks (up to today, or yesterday while today is open), longest first: the
+    runs kept with each profile (``finish.count_for_the_day``)."""
     day = today()
-    days: dict[int, set] = {}
-    for player_id, played in DailyResult.objects.filter(
-        day__gt=day - timedelta(days=STREAK_DAYS)
-    ).values_list("player_id", "day"):
-        days.setdefault(player_id, set()).add(played)
-    counted = sorted(
-        ((streak_in(played, day), player_id) for player_id, played in days.items()),
-        key=lambda c: (-c[0], c[1]),
+    running = (
+        Profile.objects.filter(daily_streak_day__gte=day - timedelta(days=1), daily_streak__gt=0)
+        .select_related("player")
+        .order_by("-daily_streak", "player_id")[:SIZE]
     )
-    counted = [(count, player_id) for count, player_id in counted[:SIZE] if count]
-    players = User.objects.in_bulk([player_id for _count, player_id in counted])
-    return [Row(players[player_id], str(count)) for count, player_id in counted]
+    return [Row(profile.player, str(profile.daily_streak)) for profile in running]
 
 
 def _solo_games(game: str):
@@ -142,24 +136,15 @@ def _solo_games(game: str):
 
 
 def _best_solo(game: str) -> list[Row]:
-    best = list(
-        _solo_games(game)
-        .values("player_id")
-        .annotate(best=Max("score"))
-        .order_by("-best", "player_id")[:SIZE]
+    """The best scores kept for each player (``finish.note_solo_best``), highest first."""
+    best = (
+        SoloBest.objects.filter(game=game)
+        .exclude(player__profile__guest=True)
+        .exclude(player__is_active=False)
+        .select_related("player")
+        .order_by("-score", "player_id")[:SIZE]
     )
-    players = User.objects.in_bulk([b["player_id"] for b in best])
-    replays = {
-        (seat.player_id, seat.score): seat.match_id
-        for seat in _solo_games(game)
-        .filter(player_id__in=players, score__gte=best[-1]["best"] if best else 0)
-        .order_by("-match_id")
-        .only("player_id", "score", "match_id")
-    }
-    return [
-        Row(players[b["player_id"]], str(b["best"]), match_id=replays[b["player_id"], b["best"]])
-        for b in best
-    ]
+    return [Row(b.player, str(b.score), match_id=b.match_id) for b in best]
 
 
 def why_absent(board: Board, player, shown: list[Row]) -> str:

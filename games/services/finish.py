@@ -10,10 +10,10 @@ again if they are lost.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from django.db import IntegrityError, transaction
-from django.db.models import Avg, Count, F, Max, Value
+from django.db import IntegrityError, models, transaction
+from django.db.models import Avg, Case, Count, F, Max, Q, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -28,7 +28,9 @@ from games.models import (
     Rating,
     RatingChange,
     Seat,
+    SoloBest,
 )
+from games.registry import find_game
 from games.services import bus
 
 
@@ -39,7 +41,8 @@ def finish(change, outcome: Outcome, now: datetime) -> None:
     for seat in record.seats:
         seat.score = outcome.scores[seat.index]
         seat.rank = outcome.ranks[seat.index]
-        seat.deadline = None
+        # a finished seat owes nothing: the indexes of what is owed leave it out
+        seat.deadline = seat.turn = seat.remind_at = None
     match.status = Match.Status.FINISHED
     match.finished = now
     change.save_match("status", "finished")
@@ -92,6 +95,18 @@ def count_for_the_day(match: Match, player_id: int, score: int) -> bool:
             )
     except IntegrityError:
         return False  # an earlier attempt already counts for the day; this one is practice
+    # The streak leaderboard reads the run kept here, not every result ever.
+    later = Q(daily_streak_day__gt=day)  # counted out of order: the later run stands
+    Profile.objects.get_or_create(player_id=player_id)
+    Profile.objects.filter(player_id=player_id).update(
+        daily_streak=Case(
+            When(later | Q(daily_streak_day=day), then=F("daily_streak")),
+            When(daily_streak_day=day - timedelta(days=1), then=F("daily_streak") + 1),
+            default=Value(1),
+            output_field=models.PositiveIntegerField(),
+        ),
+        daily_streak_day=Case(When(later, then=F("daily_streak_day")), default=Value(day)),
+    )
     return True
 
 
@@ -231,3 +246,41 @@ def refresh_player_stats(player_id: int) -> PlayerStats:
         },
     )
     return stats
+
+
+def standard_solo(match: Match) -> bool:
+    """Whether ``match`` is a solo game of its game's standard options (scores compare)."""
+    if match.kind != Match.Kind.SOLO:
+        return False
+    rules = find_game(match.game)
+    return match.options == rules.dump_options(rules.options({"players": 1}))
+
+
+def note_solo_best(match: Match, seat: Seat) -> None:
+    """A standard solo game ended: its score becomes the player's best of its game if it
+    beats it (or ties it in a game begun earlier)."""
+    best, made = SoloBest.objects.get_or_create(
+        player_id=seat.player_id,
+        game=match.game,
+        defaults={"score": seat.score, "match_id": match.pk},
+    )
+    if not made:
+        SoloBest.objects.filter(pk=best.pk).filter(
+            Q(score__lt=seat.score) | Q(score=seat.score, match_id__gt=match.pk)
+        ).update(score=seat.score, match_id=match.pk)
+
+
+def recount_solo_bests(player_id: int) -> None:
+    """The player's best solo scores worked out again from their games (after games became
+    theirs: a guest's, adopted by an account)."""
+    best: dict[str, tuple[int, int]] = {}
+    seats = _solo_games(player_id).select_related("match").order_by("match_id")
+    for seat in seats:
+        if standard_solo(seat.match):
+            kept = best.get(seat.match.game)
+            if kept is None or seat.score > kept[0]:
+                best[seat.match.game] = (seat.score, seat.match_id)
+    for game, (score, match_id) in best.items():
+        SoloBest.objects.update_or_create(
+            player_id=player_id, game=game, defaults={"score": score, "match_id": match_id}
+        )

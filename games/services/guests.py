@@ -86,6 +86,7 @@ def adopt(guest_id: int, account) -> bool:
         Notification.objects.filter(player=guest).update(player=account)
         if not Seat.objects.filter(player=guest).exists():
             guest.delete()
+        finish.recount_solo_bests(account.pk)
         transaction.on_commit(lambda: queue.send("games.tasks.refresh_player_stats", account.pk))
     return True
 

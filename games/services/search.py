@@ -33,7 +33,9 @@ def players(prefix: str, reader=None) -> list[User]:
     if not NAME_PREFIX.fullmatch(prefix):
         raise ValueError(_("Names have only letters, digits and the signs @ . + - _"))
     found = (
-        User.objects.filter(is_active=True, username__istartswith=prefix)
+        # LOWER(username) LIKE 'prefix%': the index players_by_lower_name (PostgreSQL)
+        User.objects.alias(lower=Lower("username"))
+        .filter(is_active=True, lower__startswith=prefix.lower())
         .exclude(profile__guest=True)
         .exclude(username__istartswith=GUEST_PREFIX)
         .exclude(username__istartswith=CLOSED_PREFIX)

@@ -8,7 +8,8 @@ With the change (in its transaction, adding to its writes; ``bus.with_change``):
 - ``mails``: which e-mail about a seat is due (``Seat.mail_at``, sent by the sweep's
   ``notifications.send_many``): "your move" when a decision becomes a player's, the 80%
   reminder, none once they moved;
-- ``puzzle_counts``: a finished game on a puzzle counts for the puzzle, and for its day.
+- ``puzzle_counts``: a finished game on a puzzle counts for the puzzle, and for its day;
+- ``solo_bests``: a finished solo game may be its player's best score (the solo leaderboard).
 
 After commit (``bus.after_commit``), each sending work that the sweep would find anyway:
 
@@ -103,6 +104,16 @@ def puzzle_counts(happened: Sequence[bus.Event], writes) -> None:
             )
 
 
+def solo_bests(happened: Sequence[bus.Event], writes) -> None:
+    for event in happened:
+        if isinstance(event, bus.MatchFinished) and finish.standard_solo(event.match):
+            for seat in event.seats:
+                writes.later(
+                    lambda match=event.match, seat=seat: finish.note_solo_best(match, seat),
+                    apart=True,
+                )
+
+
 def ratings(happened: Sequence[bus.Event]) -> None:
     for event in happened:
         if isinstance(event, bus.MatchFinished) and event.match.rated:
@@ -135,7 +146,7 @@ def counted(happened: Sequence[bus.Event]) -> None:
 
 def register() -> None:
     """Subscribe the site's own subscribers (at start-up: ``GamesConfig.ready``)."""
-    for handler in (inbox, mails, puzzle_counts):
+    for handler in (inbox, mails, puzzle_counts, solo_bests):
         bus.subscribe(handler, with_change=True)
     for handler in (live.announce, ratings, puzzle_ratings, figures, bots, counted):
         bus.subscribe(handler)

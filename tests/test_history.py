@@ -1,0 +1,208 @@
+"""Costs that do not grow with the history: the sweep reads each kind of due work from an
+index holding only what may be due, a finished seat owes nothing, and old notifications are
+forgotten."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import sweep, tasks
+from games.models import Match, Notification, Seat
+from games.services import retention
+from games.services.play import owed_match_ids
+from tests.test_match_services import make_match, play
+
+pytestmark = pytest.mark.django_db
+
+
+def plan(queryset) -> str:
+    """PostgreSQL's plan for ``queryset`` were its tables large (no sequential scan)."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sql, params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def owed_plan(player) -> str:
+    captured = []
+
+    def explain(execute, sql, params, many, context):
+        if not captured:
+            captured.append("")  # the EXPLAIN below comes through here too
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL enable_seqscan = off")
+                cursor.execute("EXPLAIN " + sql, params)
+                captured[0] = "\n".join(row[0] for row in cursor.fetchall())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(explain):
+        owed_match_ids(player)
+    return captured[0]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_each_query_of_the_sweep_reads_an_index_of_what_may_be_due(alice):
+    now = timezone.now()
+    queries = {
+        "unrated_matches": Match.objects.filter(
+            status=Match.Status.FINISHED, rated=True, rated_at=None
+        ).order_by("finished"),
+        "unweighed_attempts": Match.objects.filter(
+            kind=Match.Kind.PUZZLE, status=Match.Status.FINISHED, puzzle_rated_at=None
+        ).order_by("finished", "id"),
+        "finished_solo_games": Seat.objects.filter(
+            match__kind=Match.Kind.SOLO,
+            match__status=Match.Status.FINISHED,
+            match__finished__gte=now - sweep.STATS_WINDOW,
+        ),
+        "reminders_due": Seat.objects.filter(remind_at__lte=now, reminded=False, deadline__gt=now),
+        "read_notices": Notification.objects.filter(
+            read=True, created__lt=now - retention.READ_KEPT
+        ),
+    }
+    for index, queryset in queries.items():
+        assert index in plan(queryset), (index, plan(queryset))
+    assert "seats_owing" in owed_plan(alice)
+
+
+def test_a_finished_seat_owes_nothing(transactional_db, alice, bob):
+    match = make_match(alice, bob, pace="rounds", time_control="1d")
+    assert Seat.objects.filter(match=match).exclude(turn=None).exists()
+    while Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
+        for user in (alice, bob):
+            if Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
+                play(match, user)
+    seats = Seat.objects.filter(match=match)
+    assert {(s.deadline, s.turn, s.remind_at) for s in seats} == {(None, None, None)}
+    assert owed_match_ids(alice) == owed_match_ids(bob) == []
+
+
+def test_a_lost_stats_task_is_caught_from_the_games_finished_lately(alice):
+    from games.services import start_solo
+
+    now = timezone.now()
+    solo = start_solo(alice, seed=3)
+    Match.objects.filter(pk=solo.pk).update(
+        status=Match.Status.FINISHED, finished=now - timedelta(hours=1)
+    )
+    assert sweep.stale_stats(now=now) == [alice.pk]
+    Match.objects.filter(pk=solo.pk).update(finished=now - sweep.STATS_WINDOW * 2)
+    assert sweep.stale_stats(now=now) == []  # played long ago: its task was sent then
+
+
+def test_the_sweep_forgets_old_notifications(alice, celery_worker):
+    now = timezone.now()
+    ages = {
+        "read long ago": (True, retention.READ_KEPT + timedelta(days=1)),
+        "read lately": (True, retention.READ_KEPT - timedelta(days=1)),
+        "unread a while": (False, retention.READ_KEPT + timedelta(days=1)),
+        "unread too long": (False, retention.KEPT + timedelta(days=1)),
+    }
+    for text, (read, age) in ages.items():
+        Notification.objects.create(player=alice, text=text, read=read, created=now - age)
+    assert tasks.sweep()["notifications_removed"] == 2
+    kept = set(Notification.objects.values_list("text", flat=True))
+    assert kept == {"read lately", "unread a while"}
+
+
+def test_old_notifications_go_a_batch_at_a_time(alice, monkeypatch):
+    monkeypatch.setattr(retention, "BATCH", 3)
+    old = timezone.now() - retention.KEPT - timedelta(days=1)
+    Notification.objects.bulk_create(
+        Notification(player=alice, text=str(i), read=i % 2 == 0, created=old) for i in range(7)
+    )
+    assert [retention.prune_notifications() for _ in range(4)] == [3, 3, 1, 0]
+    assert not Notification.objects.exists()
+
+
+def test_the_streak_board_reads_the_runs_kept_as_results_are_counted(alice, bob):
+    from datetime import UTC, datetime, time
+
+    from games.models import Profile
+    from games.services import boards, puzzles
+    from games.services.finish import count_for_the_day
+    from tests.test_puzzles import make_puzzles
+
+    today = puzzles.today()
+    days = make_puzzles(61, 62, 63, 64)
+    for back, puzzle in enumerate(days):
+        type(puzzle).objects.filter(pk=puzzle.pk).update(daily_on=today - timedelta(days=back))
+    # alice: the last three days; bob: four days ago and yesterday (a gap)
+    for player, backs in ((alice, (2, 1, 0)), (bob, (3, 1))):
+        for back in backs:
+            noon = datetime.combine(today - timedelta(days=back), time(12), UTC)
+            match = Match.objects.create(
+                kind=Match.Kind.PUZZLE,
+                seed=1,
+                created_by=player,
+                daily=True,
+                puzzle=type(days[back]).objects.get(pk=days[back].pk),
+                status=Match.Status.FINISHED,
+                started=noon,
+                finished=noon,
+            )
+            assert count_for_the_day(match, player.pk, 40)
+    assert [(row.player.username, row.value) for row in boards._streaks()] == [
+        ("alice", "3"),
+        ("bob", "1"),
+    ]
+    assert Profile.objects.get(player=alice).daily_streak == puzzles.streak(alice) == 3
+    assert Profile.objects.get(player=bob).daily_streak == puzzles.streak(bob) == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_the_player_search_reads_its_pattern_index(alice):
+    from django.contrib.auth.models import User
+    from django.db.models.functions import Lower
+
+    found = User.objects.alias(lower=Lower("username")).filter(lower__startswith="ali")
+    assert "players_by_lower_name" in plan(found)
+
+
+def test_the_solo_board_reads_the_best_scores_kept_as_games_end(client, alice, bob):
+    from django.urls import reverse
+
+    from games.models import SoloBest
+    from games.registry import PUZZLE_GAME
+    from games.services import boards
+    from tests.test_puzzle_ratings import start_solo_and_finish
+
+    first = start_solo_and_finish(alice, seed=12)
+    again = start_solo_and_finish(alice, seed=12)  # the same score later: the first stands
+    other = start_solo_and_finish(bob, seed=13)
+    kept = {b.player_id: (b.score, b.match_id) for b in SoloBest.objects.filter(game=PUZZLE_GAME)}
+    assert again.score == first.score
+    assert kept == {alice.pk: (first.score, first.match_id), bob.pk: (other.score, other.match_id)}
+    board = boards.find(boards.SOLO, PUZZLE_GAME, "")
+    shown = [(row.player.username, row.value, row.match_id) for row in boards.rows(board)]
+    expected = sorted(
+        [("alice", str(first.score), first.match_id), ("bob", str(other.score), other.match_id)],
+        key=lambda row: (-int(row[1]), row[0] != "alice"),
+    )
+    assert shown == expected
+    page = client.get(reverse("leaderboard"), {"board": "solo", "game": PUZZLE_GAME}).text
+    assert reverse("replay", args=[first.match_id]) in page
+
+
+def test_a_guests_best_solo_score_goes_with_their_games_to_their_account(client):
+    from django.contrib.auth.models import User
+    from django.urls import reverse
+
+    from games.models import SoloBest
+
+    assert client.post(reverse("new_solo")).status_code == 302
+    guest = User.objects.get()
+    match = Match.objects.get()
+    from tests.test_match_services import play_to_end
+
+    play_to_end(match, [guest])
+    assert SoloBest.objects.filter(player=guest).exists()
+    account = User.objects.create_user("dora", "dora@example.com", "a-Long-pa55word")
+    from games.services import guests
+
+    assert guests.adopt(guest.pk, account)
+    best = SoloBest.objects.get(player=account)
+    assert best.match_id == match.pk
