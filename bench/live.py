@@ -43,9 +43,7 @@ import asyncio
 import json
 import math
 import os
-import signal
 import statistics
-import sys
 import threading
 import time
 from collections import Counter
@@ -68,9 +66,7 @@ import redis  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections  # noqa: E402
-from django.test.utils import setup_databases  # noqa: E402
 
 from bench.calibration import calibrate  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
@@ -572,13 +568,9 @@ def main(argv: list[str] | None = None) -> None:
     if connection.vendor != "postgresql":
         raise SystemExit("bench.live runs against PostgreSQL: set DATABASE_URL.")
 
-    # stopped by a signal, the run still stops its servers and drops its database
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     print(f"sum(range(10**7)): {calibrate():.3f} s (before the run)")
-    old = setup_databases(verbosity=0, interactive=False)
-    port = processes.free_port()
-    try:
-        call_command("collectstatic", "--no-input", verbosity=0)
+    with site.test_database():
+        port = processes.free_port()
         started = time.perf_counter()
         waiting = make_waiting(args.streams)
         print(f"set up {len(waiting)} waiting players in {time.perf_counter() - started:.1f} s")
@@ -589,8 +581,6 @@ def main(argv: list[str] | None = None) -> None:
             if waiting:
                 asyncio.run(hold(up, waiting, args.idle))
         print(f"sum(range(10**7)): {calibrate():.3f} s (after the run)")
-    finally:
-        site.drop_test_databases(old)
 
 
 if __name__ == "__main__":

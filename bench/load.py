@@ -50,9 +50,7 @@ import math
 import os
 import random
 import re
-import signal
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -70,9 +68,7 @@ django.setup()
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_databases  # noqa: E402
 
 from bench.calibration import calibrate  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
@@ -518,14 +514,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.server == "router" and args.threads != 1:
         raise SystemExit("bench.load: --threads is for the sync workers (not --server router).")
 
-    # stopped by a signal, the run still stops its servers and drops its database
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     calibration = calibrate()
     print(f"sum(range(10**7)): {calibration:.3f} s (before the run)")
-    old = setup_databases(verbosity=0, interactive=False)
-    port = processes.free_port()
-    try:
-        call_command("collectstatic", "--no-input", verbosity=0)
+    with site.test_database():
+        port = processes.free_port()
         started = time.perf_counter()
         closed = []
         if not thinking:
@@ -616,8 +608,6 @@ def main(argv: list[str] | None = None) -> None:
             )
             print(f"database: {connection.vendor}, {server}")
         print(f"sum(range(10**7)): {calibrate():.3f} s (after the run)")
-    finally:
-        site.drop_test_databases(old)
 
 
 if __name__ == "__main__":

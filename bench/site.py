@@ -22,7 +22,9 @@ The readings of /proc (Linux) come to 0 or nothing elsewhere.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -83,31 +85,22 @@ class Site:
 
         return None if processes.WEB in self.servers else POOL
 
-    def arbiters(self) -> list[int]:
-        """gunicorn's arbiters, one per kind of web process."""
-        return [server.pid for server in self.servers.values()]
+    def arbiters(self, kind: str | None = None) -> list[int]:
+        """gunicorn's arbiters, one per kind of web process (of ``kind`` alone, if given)."""
+        return [server.pid for name, server in self.servers.items() if kind in (None, name)]
 
     def web_pids(self, kind: str | None = None) -> list[int]:
         """gunicorn's arbiters and their workers (of ``kind`` alone, if given)."""
-        return [
-            pid
-            for name, server in self.servers.items()
-            if kind in (None, name)
-            for pid in tree(server.pid)
-        ]
+        return [pid for arbiter in self.arbiters(kind) for pid in tree(arbiter)]
 
     def workers_now(self, kind: str | None = None) -> list[int]:
         """gunicorn's worker processes (of ``kind`` alone, if given)."""
-        return [
-            pid
-            for name, server in self.servers.items()
-            if kind in (None, name)
-            for pid in children(server.pid)
-        ]
+        return [pid for arbiter in self.arbiters(kind) for pid in children(arbiter)]
 
-    def cpu(self) -> float:
-        """The CPU seconds the web processes have used so far, replaced workers included."""
-        return sum(tree_cpu(pid) for pid in self.arbiters())
+    def cpu(self, kind: str | None = None) -> float:
+        """The CPU seconds the web processes (of ``kind`` alone, if given) have used so far,
+        replaced workers included."""
+        return sum(tree_cpu(pid) for pid in self.arbiters(kind))
 
     def threads(self) -> int:
         """The threads of the web processes together."""
@@ -189,6 +182,23 @@ def serve(
     finally:
         for child in [*celery, *started.values()]:
             processes.stop(child)
+
+
+@contextmanager
+def test_database() -> Iterator[None]:
+    """A throw-away test database on the one Django is set up with, its static files
+    collected, until the block ends (or the process is stopped by SIGTERM): then dropped."""
+    from django.core.management import call_command
+    from django.test.utils import setup_databases
+
+    # stopped by a signal, the run still stops its servers and drops its database
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        call_command("collectstatic", "--no-input", verbosity=0)
+        yield
+    finally:
+        drop_test_databases(old)
 
 
 def drop_test_databases(old) -> None:
