@@ -87,6 +87,7 @@ TARGET_FAN_OUT_P95_MS = 500
 WAIT_SECONDS = 30  # for a move to reach every watcher
 ROUNDS = 20  # of a NMBR 9 match: 2 x ROUNDS moves in a two-player one, the last ends it
 PAGES = 20  # signed-in players whose game pages are timed, in turn
+SPARE_FILES = 1000  # open files besides the streams' sockets, in this process and the live one
 
 
 @dataclass
@@ -174,26 +175,66 @@ async def page_times(
     return times, errors
 
 
+@dataclass
+class Usage:
+    """CPU seconds used by the web process (its sync workers), by the live one and by the
+    whole machine (every process), and seconds of the clock: so far, or between two
+    readings (``since``)."""
+
+    web: float
+    live: float
+    machine: float
+    at: float
+
+    @classmethod
+    def now(cls, up: site.Site) -> Usage:
+        web, live = up.cpu(processes.WEB), up.cpu(processes.LIVE)
+        return cls(web, live, site.machine()[0], time.perf_counter())
+
+    def since(self, before: Usage) -> Usage:
+        return Usage(
+            self.web - before.web,
+            self.live - before.live,
+            self.machine - before.machine,
+            self.at - before.at,
+        )
+
+    def cores(self) -> str:
+        """The cores busy meanwhile: the whole machine's, the web and live processes'."""
+        return (
+            f"cores busy: {self.machine / self.at:.2f} (the machine), web "
+            f"{self.web / self.at:.2f}, live {self.live / self.at:.2f}"
+        )
+
+
 async def pages_p95(up: site.Site, crowd: Crowd, count: int, clients: int, when: str) -> float:
-    """Time ``count`` game pages; print p50 / p95 / max; return the p95 (ms)."""
+    """Time ``count`` game pages; print p50 / p95 / max, the web process's CPU per page and
+    the cores busy meanwhile; return the p95 (ms)."""
+    before = Usage.now(up)
     ms, errors = await page_times(up.port, crowd.pages, count, clients)
+    used = Usage.now(up).since(before)
     p95 = percentile(ms, 0.95) if ms else float("nan")
     print(
         f"  game page, {when}: n={len(ms)}, {clients} clients   p50 "
         f"{statistics.median(ms) if ms else float('nan'):6.1f} ms   p95 {p95:6.1f} ms   "
         f"max {max(ms, default=float('nan')):6.1f} ms   errors: {dict(errors) or 0}"
     )
+    print(f"    web CPU {used.web * 1000 / max(1, count):.1f} ms per page; {used.cores()}")
     return p95
 
 
-async def web_cpu(up: site.Site, seconds: float) -> tuple[float, float]:
-    """The web processes' CPU over the next ``seconds``, % of one core: all of them, and
-    the live process alone."""
-
-    used, used_live, at = up.cpu(), up.cpu(processes.LIVE), time.perf_counter()
+async def idle_cpu(up: site.Site, seconds: float, when: str) -> float:
+    """The web processes' CPU over the next ``seconds``, % of one core, printed with the
+    live process's alone and the whole machine's; returned."""
+    before = Usage.now(up)
     await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - at
-    return 100 * (up.cpu() - used) / elapsed, 100 * (up.cpu(processes.LIVE) - used_live) / elapsed
+    used = Usage.now(up).since(before)
+    share = 100 * (used.web + used.live) / used.at
+    print(
+        f"  idle {seconds:g} s {when}: {share:.2f}% of a core (the live process "
+        f"{100 * used.live / used.at:.2f}%); the machine {used.machine / used.at:.2f} cores busy"
+    )
+    return share
 
 
 def readings(up: site.Site) -> tuple[int, int]:
@@ -232,11 +273,15 @@ async def open_all(
     return streams, followers, refused, time.perf_counter() - started
 
 
-async def fan_out(crowd: Crowd, watchers: list[Stream], others: list[Stream], moves: int):
+async def fan_out(
+    up: site.Site, crowd: Crowd, watchers: list[Stream], others: list[Stream], moves: int
+):
     """Make ``moves`` moves in the watched match, its players in turn, through the services
     in a thread of their own (this event loop goes on reading the streams meanwhile); print
-    the times from each move's commit to the last and to the median watcher told."""
+    the times from each move's commit to the last and to the median watcher told, and the
+    live process's CPU per move (with the heartbeats that fell meanwhile)."""
     loop = asyncio.get_running_loop()
+    before, beats = Usage.now(up), sum(s.heartbeats() for s in watchers + others)
     database = ThreadPoolExecutor(1)  # one thread, one database connection
     last, median, after_call, missed = [], [], [], 0
     others_told = sum(s.told() for s in others)
@@ -262,6 +307,8 @@ async def fan_out(crowd: Crowd, watchers: list[Stream], others: list[Stream], mo
         await loop.run_in_executor(database, connections.close_all)
         database.shutdown()
     others_told = sum(s.told() for s in others) - others_told
+    used = Usage.now(up).since(before)
+    beats = sum(s.heartbeats() for s in watchers + others) - beats
 
     def line(name: str, seconds: list[float]) -> str:
         ms = [v * 1000 for v in seconds]
@@ -278,6 +325,10 @@ async def fan_out(crowd: Crowd, watchers: list[Stream], others: list[Stream], mo
     print(line("service call returned -> the last watcher told", after_call))
     print(
         f"  watchers not told within {WAIT_SECONDS} s: {missed}; other streams told: {others_told}"
+    )
+    print(
+        f"  live CPU {used.live * 1000 / moves:.1f} ms per move ({beats} heartbeats "
+        f"meanwhile); {used.cores()}"
     )
     p95 = percentile([v * 1000 for v in last], 0.95) if last else float("inf")
     return p95, missed, others_told
@@ -297,11 +348,7 @@ async def measure(up: site.Site, crowd: Crowd, args) -> bool:
     threads, memory = readings(up)
     print(f"web processes, no stream open: {threads} threads, {memory / MB:.1f} MB")
     print(f"  {web_memory(up)}")
-    idle, idle_live = await web_cpu(up, args.idle)
-    print(
-        f"  idle {args.idle:g} s with no stream open: {idle:.2f}% of a core "
-        f"(the live process {idle_live:.2f}%)"
-    )
+    await idle_cpu(up, args.idle, "with no stream open")
 
     streams, followers, refused, opening = await open_all(up, crowd)
     subscribed = sum(b"retry:" in s.data for s in streams)
@@ -321,17 +368,14 @@ async def measure(up: site.Site, crowd: Crowd, args) -> bool:
     )
     print(f"  {web_memory(up)}")
     beats = sum(s.heartbeats() for s in streams)
-    share, share_live = await web_cpu(up, args.idle)
+    share = await idle_cpu(up, args.idle, "with them open")
     beats = sum(s.heartbeats() for s in streams) - beats
-    print(
-        f"  idle {args.idle:g} s with them open: {share:.2f}% of a core (the live process "
-        f"{share_live:.2f}%); {beats} heartbeats meanwhile"
-    )
+    print(f"    {beats} heartbeats meanwhile")
     busy_p95 = await pages_p95(up, crowd, args.pages, args.clients, "the streams open")
 
     watchers = [s for s in streams if s.owner.match_id == crowd.match_id]
     others = [s for s in streams if s.owner.match_id != crowd.match_id]
-    fan_p95, missed, others_told = await fan_out(crowd, watchers, others, args.moves)
+    fan_p95, missed, others_told = await fan_out(up, crowd, watchers, others, args.moves)
     ended = sum(s.ended for s in streams)
     print(f"streams ended meanwhile: {ended}")
     for s, follower in zip(streams, followers, strict=True):
@@ -369,13 +413,15 @@ async def measure(up: site.Site, crowd: Crowd, args) -> bool:
 
 def raise_open_files(streams: int) -> int:
     """Raise this process's open-files limit to the hard one (the site's processes inherit
-    it): a socket for each stream here, and one in the live process."""
+    it): a socket for each stream here, and one in the live process, with ``SPARE_FILES``
+    for the rest. The streams that fit: ``streams``, or fewer under a lower hard limit."""
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = streams + 1000
-    if hard != resource.RLIM_INFINITY and hard < wanted:
-        raise SystemExit(f"bench.crowd: {streams} streams need {wanted} open files, at most {hard}")
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
+    if hard == resource.RLIM_INFINITY or hard >= streams + SPARE_FILES:
+        return streams
+    fit = max(0, hard - SPARE_FILES)
+    print(f"bench.crowd: {hard} open files at most (ulimit -Hn): {fit} streams, not {streams}")
+    return fit
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -395,14 +441,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql":
         raise SystemExit("bench.crowd runs against PostgreSQL: set DATABASE_URL.")
+    args.streams = raise_open_files(args.streams)
     if not 0 < args.watchers <= args.streams:
         raise SystemExit("bench.crowd: --watchers must be from 1 to --streams.")
     if not 0 < args.moves < 2 * ROUNDS:
         raise SystemExit(f"bench.crowd: --moves must be from 1 to {2 * ROUNDS - 1}.")
     if args.streams > args.watchers and args.matches < 1:
         raise SystemExit("bench.crowd: the streams beyond the watchers need --matches >= 1.")
-    limit = raise_open_files(args.streams)
-
     print(f"sum(range(10**7)): {calibrate():.3f} s (before the run)")
     with site.test_database():
         started = time.perf_counter()
@@ -411,7 +456,8 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"set up in {time.perf_counter() - started:.1f} s: {len(crowd.streams)} streams, "
             f"{crowd.watchers} watching match {crowd.match_id}, {signed_in} players' own, "
-            f"the rest watching {args.matches} other matches; open files: {limit}"
+            f"the rest watching {args.matches} other matches; open files: "
+            f"{resource.getrlimit(resource.RLIMIT_NOFILE)[0]}"
         )
         env = {
             "LIVE_STREAMS_PER_CLIENT": "100000",
