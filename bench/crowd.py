@@ -284,10 +284,12 @@ async def fan_out(
     before, beats = Usage.now(up), sum(s.heartbeats() for s in watchers + others)
     database = ThreadPoolExecutor(1)  # one thread, one database connection
     last, median, after_call, missed = [], [], [], 0
+    beaten = []  # whether the watchers got a heartbeat while the move went out
     others_told = sum(s.told() for s in others)
     try:
         for i in range(moves):
             told = [s.told() for s in watchers]
+            watchers_beats = sum(s.heartbeats() for s in watchers)
             move = await loop.run_in_executor(database, place, crowd.match_id, crowd.players[i % 2])
             returned = time.time()
             created = move.created.timestamp()
@@ -302,6 +304,7 @@ async def fan_out(
                 last.append(max(arrived) - created)
                 median.append(statistics.median(arrived) - created)
                 after_call.append(max(arrived) - returned)
+                beaten.append(sum(s.heartbeats() for s in watchers) > watchers_beats)
             await asyncio.sleep(0.5)
     finally:
         await loop.run_in_executor(database, connections.close_all)
@@ -329,6 +332,11 @@ async def fan_out(
     print(
         f"  live CPU {used.live * 1000 / moves:.1f} ms per move ({beats} heartbeats "
         f"meanwhile); {used.cores()}"
+    )
+    print(
+        "  each move, commit -> the last watcher told (* a heartbeat went out meanwhile): "
+        + ", ".join(f"{v * 1000:.0f}{'*' if b else ''}" for v, b in zip(last, beaten, strict=True))
+        + " ms"
     )
     p95 = percentile([v * 1000 for v in last], 0.95) if last else float("inf")
     return p95, missed, others_told
