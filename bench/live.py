@@ -299,30 +299,39 @@ def latency(base_url: str, moves: int) -> bool:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         readers = {user.pk: Reader(browser, base_url, user) for user in (first, second)}
         started = time.perf_counter()
-        for seed in range(math.ceil(moves / ROUNDS)):
-            match_id = rounds_match(first, second, seed)
-            path = Match.objects.get(pk=match_id).get_absolute_url()
-            seats = dict(Seat.objects.filter(match_id=match_id).values_list("player", "index"))
-            for reader in readers.values():
-                reader.page.goto(base_url + path)
-            for round_ in range(ROUNDS):
-                if len(timings) >= moves:
-                    break
-                waiter, mover = (second, first) if round_ % 2 == 0 else (first, second)
-                place(match_id, waiter)
-                reader = readers[waiter.pk]
-                channel = events.channel(match_id, str(seats[waiter.pk]))
-                subscribed.append(reader.open(path, announcements, channel))
-                noted, shown = reader.shown()
-                move = place(match_id, mover)
-                created = move.created.timestamp()
-                timing, version = reader.next_version(noted, shown, created)
-                timing.announced = announcements.heard.get((channel, version), math.nan) - created
-                timings.append(timing)
+        try:
+            for seed in range(math.ceil(moves / ROUNDS)):
+                match_id = rounds_match(first, second, seed)
+                path = Match.objects.get(pk=match_id).get_absolute_url()
+                seats = dict(Seat.objects.filter(match_id=match_id).values_list("player", "index"))
+                for reader in readers.values():
+                    reader.page.goto(base_url + path)
+                for round_ in range(ROUNDS):
+                    if len(timings) >= moves:
+                        break
+                    waiter, mover = (second, first) if round_ % 2 == 0 else (first, second)
+                    place(match_id, waiter)
+                    reader = readers[waiter.pk]
+                    channel = events.channel(match_id, str(seats[waiter.pk]))
+                    subscribed.append(reader.open(path, announcements, channel))
+                    noted, shown = reader.shown()
+                    move = place(match_id, mover)
+                    created = move.created.timestamp()
+                    timing, version = reader.next_version(noted, shown, created)
+                    timing.announced = (
+                        announcements.heard.get((channel, version), math.nan) - created
+                    )
+                    timings.append(timing)
+        except Exception:
+            for reader in readers.values():  # what the pages said, for the failure's cause
+                for error in reader.errors:
+                    print("    ", error)
+            raise
+        finally:
+            # Sync Playwright's event loop made this a context of its own, with a database
+            # connection of its own: closed, or the test database cannot be dropped.
+            connections.close_all()
         seconds = time.perf_counter() - started
-        # Sync Playwright's event loop made this a context of its own, with a database
-        # connection of its own.
-        connections.close_all()
         requests = sum((reader.requests for reader in readers.values()), Counter())
         errors = [error for reader in readers.values() for error in reader.errors]
         for reader in readers.values():
