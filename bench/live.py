@@ -3,9 +3,12 @@ cost the web server.
 
 Run with ``./run bench`` (or ``python -m bench.live [--moves 200] [--streams 500] [--idle
 60]``) with DATABASE_URL pointing at PostgreSQL. Like ``bench.load`` it creates a throw-away
-test database there, collects the static files and starts the site as in production
-(``bench.site``: gunicorn with ``--workers`` uvicorn processes and a pool of database
-connections, one Celery worker and beat, ``DEBUG=0`` behind a pretend TLS proxy).
+test database there, collects the static files and starts the site (``bench.site``) as
+``./run start`` serves it, its pages and their streams from one origin, as a browser's page
+must get them: the Procfile's ``live`` process alone (``router``: gunicorn with ``--workers``
+uvicorn processes, each with a pool of database connections, the streams from the event loop
+and the pages through Django's WSGI handler), one Celery worker and beat, ``DEBUG=0`` behind
+a pretend TLS proxy. The time ``sum(range(10**7))`` takes is printed before and after.
 
 Latency (``--moves`` moves, 200): two players play two-player NMBR 9 matches in rounds pace,
 each with the match page open in headless Chromium, signed in by a session cookie. Each
@@ -37,16 +40,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
-import signal
 import statistics
-import sys
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from importlib import import_module
+from typing import Any
 from urllib.parse import quote
 
 from bench import site  # noqa: E402
@@ -63,10 +66,9 @@ import redis  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections  # noqa: E402
-from django.test.utils import setup_databases  # noqa: E402
 
+from bench.calibration import calibrate  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
 from games import events, services  # noqa: E402
 from games.models import Match, Move, Seat  # noqa: E402
@@ -173,7 +175,9 @@ class Announcements:
         while not self.stopped.is_set():
             message = self.pubsub.get_message(timeout=0.2)
             if message and message["type"] == "pmessage":
-                key = (message["channel"].decode(), message["data"].decode())
+                # {"event": "changed", "version": ...}; other kinds carry no version
+                version = json.loads(message["data"]).get("version")
+                key = (message["channel"].decode(), version)
                 self.heard.setdefault(key, time.time())
 
     def subscribers(self, channel: str) -> int:
@@ -295,30 +299,39 @@ def latency(base_url: str, moves: int) -> bool:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         readers = {user.pk: Reader(browser, base_url, user) for user in (first, second)}
         started = time.perf_counter()
-        for seed in range(math.ceil(moves / ROUNDS)):
-            match_id = rounds_match(first, second, seed)
-            path = Match.objects.get(pk=match_id).get_absolute_url()
-            seats = dict(Seat.objects.filter(match_id=match_id).values_list("player", "index"))
-            for reader in readers.values():
-                reader.page.goto(base_url + path)
-            for round_ in range(ROUNDS):
-                if len(timings) >= moves:
-                    break
-                waiter, mover = (second, first) if round_ % 2 == 0 else (first, second)
-                place(match_id, waiter)
-                reader = readers[waiter.pk]
-                channel = events.channel(match_id, str(seats[waiter.pk]))
-                subscribed.append(reader.open(path, announcements, channel))
-                noted, shown = reader.shown()
-                move = place(match_id, mover)
-                created = move.created.timestamp()
-                timing, version = reader.next_version(noted, shown, created)
-                timing.announced = announcements.heard.get((channel, version), math.nan) - created
-                timings.append(timing)
+        try:
+            for seed in range(math.ceil(moves / ROUNDS)):
+                match_id = rounds_match(first, second, seed)
+                path = Match.objects.get(pk=match_id).get_absolute_url()
+                seats = dict(Seat.objects.filter(match_id=match_id).values_list("player", "index"))
+                for reader in readers.values():
+                    reader.page.goto(base_url + path)
+                for round_ in range(ROUNDS):
+                    if len(timings) >= moves:
+                        break
+                    waiter, mover = (second, first) if round_ % 2 == 0 else (first, second)
+                    place(match_id, waiter)
+                    reader = readers[waiter.pk]
+                    channel = events.channel(match_id, str(seats[waiter.pk]))
+                    subscribed.append(reader.open(path, announcements, channel))
+                    noted, shown = reader.shown()
+                    move = place(match_id, mover)
+                    created = move.created.timestamp()
+                    timing, version = reader.next_version(noted, shown, created)
+                    timing.announced = (
+                        announcements.heard.get((channel, version), math.nan) - created
+                    )
+                    timings.append(timing)
+        except Exception:
+            for reader in readers.values():  # what the pages said, for the failure's cause
+                for error in reader.errors:
+                    print("    ", error)
+            raise
+        finally:
+            # Sync Playwright's event loop made this a context of its own, with a database
+            # connection of its own: closed, or the test database cannot be dropped.
+            connections.close_all()
         seconds = time.perf_counter() - started
-        # Sync Playwright's event loop made this a context of its own, with a database
-        # connection of its own.
-        connections.close_all()
         requests = sum((reader.requests for reader in readers.values()), Counter())
         errors = [error for reader in readers.values() for error in reader.errors]
         for reader in readers.values():
@@ -382,46 +395,61 @@ def make_waiting(count: int) -> list[Waiting]:
     return waiting
 
 
+CHANGED = b"event: changed"
+
+
 @dataclass
 class Stream:
-    """An open stream: what the server has sent on it so far."""
+    """An open stream, opened for ``owner`` (the benchmark's record of whose it is): what
+    the server has sent on it so far, and when (time.time()) each announced version came."""
 
-    waiting: Waiting
+    owner: Any
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     status: int
     data: bytearray = field(default_factory=bytearray)
+    told_at: list[float] = field(default_factory=list)
     ended: bool = False
 
     async def follow(self) -> None:
         try:
             while chunk := await self.reader.read(65536):
+                told = self.told()
                 self.data += chunk
+                self.told_at += [time.time()] * (self.told() - told)
         except OSError:
             pass
         self.ended = True
 
     def told(self) -> int:
         """The versions announced on it."""
-        return self.data.count(b"event: changed")
+        return self.data.count(CHANGED)
 
     def heartbeats(self) -> int:
         return self.data.count(b": still here")
 
 
-async def open_stream(port: int, waiting: Waiting, gate: asyncio.Semaphore) -> Stream:
-    """The stream of ``waiting``'s page, once the server has answered with its head."""
-    path = f"/game/{waiting.match_id}/live/?version={quote(waiting.version)}"
+async def open_stream(
+    port: int,
+    match_id: int,
+    version: str,
+    session: str | None,
+    owner: Any,
+    gate: asyncio.Semaphore,
+) -> Stream:
+    """The stream of a page of match ``match_id`` showing ``version``, as a browser signed
+    in with ``session`` (None: a visitor) opens it, once the server has answered with its
+    head."""
+    path = f"/game/{match_id}/live/?version={quote(version)}"
     lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: text/event-stream"]
-    lines += [
-        "X-Forwarded-Proto: https",
-        f"Cookie: {settings.SESSION_COOKIE_NAME}={waiting.session}",
-    ]
+    lines.append("X-Forwarded-Proto: https")
+    if session is not None:
+        lines.append(f"Cookie: {settings.SESSION_COOKIE_NAME}={session}")
     async with gate:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
-    return Stream(waiting, reader, writer, int(head.split(b" ", 2)[1]))
+    return Stream(owner, reader, writer, int(head.split(b" ", 2)[1]))
 
 
 def web_memory(up: site.Site) -> str:
@@ -434,9 +462,9 @@ def web_memory(up: site.Site) -> str:
 
 async def web_cpu(up: site.Site, seconds: float) -> float:
     """The web processes' CPU over the next ``seconds``, % of one core."""
-    used, at = site.tree_cpu(up.web.pid), time.perf_counter()
+    used, at = up.cpu(), time.perf_counter()
     await asyncio.sleep(seconds)
-    return 100 * (site.tree_cpu(up.web.pid) - used) / (time.perf_counter() - at)
+    return 100 * (up.cpu() - used) / (time.perf_counter() - at)
 
 
 async def warm_up(up: site.Site, waiting: list[Waiting]) -> None:
@@ -464,7 +492,11 @@ async def hold(up: site.Site, waiting: list[Waiting], idle: float) -> bool:
     gate = asyncio.Semaphore(OPENING)
     started = time.perf_counter()
     opened = await asyncio.gather(
-        *(open_stream(up.port, one, gate) for one in waiting), return_exceptions=True
+        *(
+            open_stream(up.live_port, one.match_id, one.version, one.session, one, gate)
+            for one in waiting
+        ),
+        return_exceptions=True,
     )
     streams = [s for s in opened if isinstance(s, Stream) and s.status == 200]
     refused = Counter(
@@ -474,7 +506,7 @@ async def hold(up: site.Site, waiting: list[Waiting], idle: float) -> bool:
     )
     followers = [asyncio.create_task(s.follow()) for s in streams]
     client = redis.Redis.from_url(settings.REDIS_URL)
-    channels = [s.waiting.channel for s in streams]
+    channels = [s.owner.channel for s in streams]
     listened = 0
     for _ in range(300):
         listened = sum(count > 0 for _, count in client.pubsub_numsub(*channels))
@@ -487,7 +519,7 @@ async def hold(up: site.Site, waiting: list[Waiting], idle: float) -> bool:
         f"{listened} channels subscribed; refused: {dict(refused) or 0}"
     )
     workers = up.workers_now()
-    held = site.connections_to(up.port, workers)
+    held = site.connections_to(up.live_port, workers)
     print("  streams held by each worker: " + ", ".join(f"{p}: {n}" for p, n in held.items()))
     await asyncio.sleep(5)
     with_streams = site.rss(up.web_pids())
@@ -507,15 +539,15 @@ async def hold(up: site.Site, waiting: list[Waiting], idle: float) -> bool:
     )
     told = [s.told() for s in streams]
     chosen = streams[len(streams) // 2]
-    place(chosen.waiting.match_id, chosen.waiting.other)
+    place(chosen.owner.match_id, chosen.owner.other)
     connections.close_all()  # this event loop's connection, not the main thread's
     await asyncio.sleep(3)
     news = [s for s, before_ in zip(streams, told, strict=True) if s.told() > before_]
-    right = [s.waiting.match_id for s in news] == [chosen.waiting.match_id]
+    right = [s.owner.match_id for s in news] == [chosen.owner.match_id]
     ended = sum(s.ended for s in streams)
     print(
-        f"  one move in match {chosen.waiting.match_id}: {len(news)} stream(s) told "
-        f"({', '.join(str(s.waiting.match_id) for s in news) or 'none'}): "
+        f"  one move in match {chosen.owner.match_id}: {len(news)} stream(s) told "
+        f"({', '.join(str(s.owner.match_id) for s in news) or 'none'}): "
         f"{'right' if right else 'WRONG'}; streams ended meanwhile: {ended}"
     )
     for s in streams:
@@ -545,23 +577,19 @@ def main(argv: list[str] | None = None) -> None:
     if connection.vendor != "postgresql":
         raise SystemExit("bench.live runs against PostgreSQL: set DATABASE_URL.")
 
-    # stopped by a signal, the run still stops its servers and drops its database
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    old = setup_databases(verbosity=0, interactive=False)
-    port = processes.free_port()
-    try:
-        call_command("collectstatic", "--no-input", verbosity=0)
+    print(f"sum(range(10**7)): {calibrate():.3f} s (before the run)")
+    with site.test_database():
+        port = processes.free_port()
         started = time.perf_counter()
         waiting = make_waiting(args.streams)
         print(f"set up {len(waiting)} waiting players in {time.perf_counter() - started:.1f} s")
-        with site.serve("asgi", port=port, workers=args.workers) as up:
-            print(f"server: asgi, gunicorn workers: {up.workers}, pool: {up.pool}")
+        with site.serve("router", port=port, workers=args.workers) as up:
+            print(f"server: router, gunicorn workers: {up.workers}, pool: {up.pool}")
             if args.moves:
                 latency(up.url, args.moves)
             if waiting:
                 asyncio.run(hold(up, waiting, args.idle))
-    finally:
-        site.drop_test_databases(old)
+        print(f"sum(range(10**7)): {calibrate():.3f} s (after the run)")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,16 @@
 
 Run with ``./run bench`` (or ``python -m bench.load [--seconds 60] [--players 50] [--think 0]``)
 with DATABASE_URL pointing at PostgreSQL. It creates a throw-away test database there,
-collects the static files, and starts the web server of the Procfile (``--server asgi``:
-gunicorn with ``--workers`` uvicorn processes, PostgreSQL connections from a pool of
-``DATABASE_POOL``, 10; ``--server wsgi``: gunicorn's sync workers, as before), one Celery
-worker and beat on a queue of its own, all with ``DEBUG=0`` behind a (pretend) TLS proxy
-(``bench.site``). The players are pairs, each pair with a series of two-player free-pace
-matches: every player loads a match page, then for each tile previews a spot and places the
-default one, moving to the next match when done, from one asyncio client process that
-speaks plain HTTP/1.1, a connection per request (``Connection: close``: gunicorn's sync
+collects the static files, and starts the site as in production (``bench.site``; ``--server
+procfile``, the default: the Procfile's ``web`` process, gunicorn with ``--workers`` sync
+workers, serving the pages, and its ``live`` process for the streams; ``--server router``:
+the ``live`` process alone serving everything, as ``./run start`` does, pages through
+Django's WSGI handler one at a time per uvicorn process; ``--server wsgi``: the ``web``
+process alone), one Celery worker and beat on a queue of its own, all with ``DEBUG=0``
+behind a (pretend) TLS proxy. The players are pairs, each pair with a series of two-player
+free-pace matches: every player loads a match page, then for each tile previews a spot and
+places the default one, moving to the next match when done, from one asyncio client process
+that speaks plain HTTP/1.1, a connection per request (``Connection: close``: gunicorn's sync
 workers close each one, and uvicorn, which would keep it, is asked to, so that both servers
 do the same work). Every request has a time limit and the run a total one.
 
@@ -25,11 +27,12 @@ the run takes as many as offer ``--share`` (3/4) of C, whatever the machine's sp
 hour. ``./run bench`` runs ``--think 3``.
 
 Printed for each part: placements per second (offered and achieved when thinking), p50/p95/
-p99 latency per request kind, errors, the CPU time gunicorn spent per request and per
-placement (read from /proc: the figures to compare on a machine that other programs share),
-and the whole machine's CPU time per placement, split into gunicorn, PostgreSQL, Celery, the
-client and the rest, with the share of the cores' time the hypervisor took; then a check
-that every placement the site accepted is in the database exactly once and none other is.
+p99 latency per request kind, errors, the CPU time gunicorn (every web process) spent per
+request and per placement (read from /proc: the figures to compare on a machine that other
+programs share), and the whole machine's CPU time per placement, split into gunicorn,
+PostgreSQL, Celery, the client and the rest, with the share of the cores' time the
+hypervisor took; then a check that every placement the site accepted is in the database
+exactly once and none other is.
 Every run prints the time ``sum(range(10**7))`` took before and after it, and the whole
 machine's CPU per placement as a multiple of it. Targets on the 2-core development machine:
 that CPU per placement (with its preview) <= 0.06 x; the closed loop >= 150 placements/s with
@@ -47,9 +50,7 @@ import math
 import os
 import random
 import re
-import signal
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -67,9 +68,7 @@ django.setup()
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_databases  # noqa: E402
 
 from bench.calibration import calibrate  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
@@ -363,10 +362,10 @@ class CpuUsed:
     machine: tuple[float, float]
 
     @classmethod
-    def now(cls, gunicorn: int, celery: list[int]) -> CpuUsed:
+    def now(cls, gunicorn: list[int], celery: list[int]) -> CpuUsed:
         postgres = site.named("postgres")
         roots = {
-            "gunicorn": [gunicorn],
+            "gunicorn": gunicorn,
             "PostgreSQL": [pid for pid in postgres if site.parent(pid) not in postgres],
             "Celery": celery,
         }
@@ -488,17 +487,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--server",
         choices=site.SERVERS,
-        default="asgi",
-        help="the Procfile's uvicorn workers (asgi) or gunicorn's sync workers (wsgi)",
+        default="procfile",
+        help="the Procfile's web (sync workers, the pages) and live (the streams) processes "
+        "(procfile), the live process alone serving everything as ./run start does (router), "
+        "or the web process alone (wsgi)",
     )
     parser.add_argument(
-        "--workers", type=int, default=2, help="gunicorn worker processes (one per core)"
+        "--workers",
+        type=int,
+        default=2,
+        help="gunicorn worker processes serving the pages (one per core)",
     )
     parser.add_argument(
         "--threads",
         type=int,
         default=1,
-        help="threads per gunicorn sync worker (wsgi only; gthread when > 1)",
+        help="threads per gunicorn sync worker (not with router; gthread when > 1)",
     )
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql":
@@ -507,17 +511,13 @@ def main(argv: list[str] | None = None) -> None:
     if thinking and args.players is None and args.closed_seconds <= 0:
         raise SystemExit("bench.load: thinking players need --players or --closed-seconds > 0.")
     ramp = args.ramp if args.ramp is not None else (15.0 if thinking else 0.0)
-    if args.server == "asgi" and args.threads != 1:
-        raise SystemExit("bench.load: --threads is for --server wsgi.")
+    if args.server == "router" and args.threads != 1:
+        raise SystemExit("bench.load: --threads is for the sync workers (not --server router).")
 
-    # stopped by a signal, the run still stops its servers and drops its database
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     calibration = calibrate()
     print(f"sum(range(10**7)): {calibration:.3f} s (before the run)")
-    old = setup_databases(verbosity=0, interactive=False)
-    port = processes.free_port()
-    try:
-        call_command("collectstatic", "--no-input", verbosity=0)
+    with site.test_database():
+        port = processes.free_port()
         started = time.perf_counter()
         closed = []
         if not thinking:
@@ -527,7 +527,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"set up {len(closed)} players in {time.perf_counter() - started:.1f} s")
         serving = site.serve(args.server, port=port, workers=args.workers, threads=args.threads)
         with serving as up:
-            gunicorn, celery = up.web.pid, [child.pid for child in up.celery]
+            gunicorn, celery = up.arbiters(), [child.pid for child in up.celery]
 
             def cpu() -> CpuUsed:
                 return CpuUsed.now(gunicorn, celery)
@@ -603,13 +603,11 @@ def main(argv: list[str] | None = None) -> None:
                     + f" ({' / '.join(THINKING_P95_MS)}), 0 errors, 0 lost: "
                     f"{verdict(loaded and fast and clean)}"
                 )
-            server = f"server: {args.server}, gunicorn workers: {args.workers}, " + (
-                f"threads: {args.threads}" if args.server == "wsgi" else f"pool: {up.pool}"
+            server = f"server: {args.server}, gunicorn workers for the pages: {args.workers}, " + (
+                f"pool: {up.pool}" if up.pool else f"threads: {args.threads}"
             )
             print(f"database: {connection.vendor}, {server}")
         print(f"sum(range(10**7)): {calibrate():.3f} s (after the run)")
-    finally:
-        site.drop_test_databases(old)
 
 
 if __name__ == "__main__":

@@ -1,31 +1,41 @@
 """The site as in production on this machine, started for a benchmark, and its processes read
 from /proc.
 
-``serve`` starts the web server of the Procfile (gunicorn with uvicorn workers serving the
-ASGI application, PostgreSQL connections from a pool of ``DATABASE_POOL``, 10) or the one
-before it (``server="wsgi"``: gunicorn's sync workers, a connection kept per worker), one
-Celery worker and beat on a queue of their own, all on the database Django is connected to,
-with ``DEBUG=0`` behind a (pretend) TLS proxy: the benchmark's process sets that up before
-``django.setup()`` (``production_settings``).
+``serve`` starts the site's web processes as one of ``SERVERS`` says, one Celery worker and
+beat on a queue of their own, all on the database Django is connected to, with ``DEBUG=0``
+behind a (pretend) TLS proxy: the benchmark's process sets that up before ``django.setup()``
+(``production_settings``). The web processes are started from the Procfile
+(``processes.web``), as written there:
+
+- ``procfile``: as in production, the ``web`` process (gunicorn's sync workers, a database
+  connection kept by each) for the pages, on ``port``, and the ``live`` process (one uvicorn
+  worker with a pool of ``DATABASE_POOL`` connections, 10) for the streams, on a port of its
+  own (``Site.live_port``; nginx sends ``/game/*/live/`` there in production);
+- ``wsgi``: the ``web`` process alone (its pages name their streams, which it answers 204:
+  the pages poll);
+- ``router``: the ``live`` process alone, serving pages and streams on one port as
+  ``./run start`` does (a browser's page gets its stream from the same origin).
 
 The readings of /proc (Linux) come to 0 or nothing elsewhere.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 
-SERVERS = ("asgi", "wsgi")
-#: The size of each web process's pool of PostgreSQL connections under ASGI, as in the
-#: Procfile (``DATABASE_POOL``).
+SERVERS = ("procfile", "wsgi", "router")
+#: The size of the live process's pool of PostgreSQL connections, as in the Procfile
+#: (``DATABASE_POOL``).
 POOL = 10
 
 
@@ -36,9 +46,13 @@ def production_settings() -> None:
     it starts, not to another site's; and a par search of a fortieth of the full one, as in
     the tests: a run that passes the full hour publishes the day's puzzle in its new
     database (Celery beat), and the full search took about 30 s of a core in the middle of
-    the measurement."""
+    the measurement.
+
+    Called again (a benchmark that imports another's helpers), it keeps the queue it chose
+    first: Django's settings read it once."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nmbr9site.settings")
-    os.environ["CELERY_QUEUE"] = f"bench-{uuid.uuid4().hex[:8]}"
+    if not os.environ.get("CELERY_QUEUE", "").startswith("bench-"):
+        os.environ["CELERY_QUEUE"] = f"bench-{uuid.uuid4().hex[:8]}"
     os.environ.setdefault("PUZZLE_PAR_EFFORT", "0.025")
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "bench-" + uuid.uuid4().hex * 2)
@@ -48,108 +62,143 @@ def production_settings() -> None:
 
 @dataclass
 class Site:
-    """The started site: its port, web server (``SERVERS``), its processes and the size of
-    their pools of database connections (None: no pool)."""
+    """The started site: the port of its pages and that of its streams (the same one but
+    under ``procfile``), its web server (``SERVERS``), its web processes by kind
+    (``processes.WEB``, ``processes.LIVE``: gunicorn's arbiters) and their workers."""
 
     port: int
+    live_port: int
     server: str
     workers: int
-    pool: int | None
-    web: subprocess.Popen
+    servers: dict[str, subprocess.Popen]
     celery: list[subprocess.Popen] = field(default_factory=list)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def web_pids(self) -> list[int]:
-        """gunicorn's arbiter and its workers."""
-        return tree(self.web.pid)
+    @property
+    def pool(self) -> int | None:
+        """The pool of database connections of each process serving the pages (None: a
+        connection kept by each sync worker)."""
+        from nmbr9site import processes
 
-    def workers_now(self) -> list[int]:
-        """gunicorn's worker processes."""
-        return children(self.web.pid)
+        return None if processes.WEB in self.servers else POOL
 
+    def arbiters(self, kind: str | None = None) -> list[int]:
+        """gunicorn's arbiters, one per kind of web process (of ``kind`` alone, if given)."""
+        return [server.pid for name, server in self.servers.items() if kind in (None, name)]
 
-def web_command(server: str, port: int, workers: int, threads: int = 1) -> list[str]:
-    """The web server's command: the Procfile's (``asgi``), or gunicorn's sync workers
-    (``wsgi``; gthread with ``threads`` > 1)."""
-    command = [sys.executable, "-m", "gunicorn"]
-    if server == "asgi":
-        if threads != 1:
-            raise ValueError("threads are a WSGI server's: uvicorn answers in threads of its own")
-        command += ["nmbr9site.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"]
-        command += ["--graceful-timeout", "10", "--no-control-socket"]
-    elif server == "wsgi":
-        command += ["nmbr9site.wsgi", "--threads", str(threads)]
-    else:
-        raise ValueError(f"no server {server!r}: one of {', '.join(SERVERS)}")
-    command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
-    return [*command, "--log-level", "warning"]
+    def web_pids(self, kind: str | None = None) -> list[int]:
+        """gunicorn's arbiters and their workers (of ``kind`` alone, if given)."""
+        return [pid for arbiter in self.arbiters(kind) for pid in tree(arbiter)]
 
+    def workers_now(self, kind: str | None = None) -> list[int]:
+        """gunicorn's worker processes (of ``kind`` alone, if given)."""
+        return [pid for arbiter in self.arbiters(kind) for pid in children(arbiter)]
 
-def web_environment(server: str, environment: dict[str, str]) -> dict[str, str]:
-    """``environment`` for the web server: under ASGI each request runs in a thread of its
-    own and takes a PostgreSQL connection from the pool (``DATABASE_POOL``); a sync worker
-    keeps its one connection (``DATABASE_CONN_MAX_AGE``, no pool)."""
-    if server == "asgi":
-        return environment | {"DATABASE_POOL": environment.get("DATABASE_POOL") or str(POOL)}
-    return {name: value for name, value in environment.items() if name != "DATABASE_POOL"}
+    def cpu(self, kind: str | None = None) -> float:
+        """The CPU seconds the web processes (of ``kind`` alone, if given) have used so far,
+        replaced workers included."""
+        return sum(tree_cpu(pid) for pid in self.arbiters(kind))
+
+    def threads(self) -> int:
+        """The threads of the web processes together."""
+        return sum(status(pid, "Threads") for pid in self.web_pids())
 
 
-async def _answers(port: int) -> bool:
-    """Whether the web server answers a request on ``port``."""
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        answer = await reader.read(-1)
-        writer.close()
-    except OSError:
-        return False
-    return answer.startswith(b"HTTP/1.1 ")
+def _log_tail(log: Path, lines: int = 20) -> str:
+    with suppress(OSError):
+        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+    return ""
 
 
 @contextmanager
-def serve(server: str = "asgi", *, port: int, workers: int = 2, threads: int = 1) -> Iterator[Site]:
-    """The site on ``port`` with ``workers`` web processes, until the block ends: its web
-    server answering, one Celery worker and beat on this process's queue (``CELERY_QUEUE``,
-    set by ``production_settings``)."""
+def serve(
+    server: str = "procfile",
+    *,
+    port: int,
+    workers: int = 2,
+    threads: int = 1,
+    env: dict[str, str] | None = None,
+) -> Iterator[Site]:
+    """The site on ``port`` as ``server`` (``SERVERS``) says, with ``workers`` processes
+    serving the pages (``WEB_CONCURRENCY``; sync workers of ``threads`` each, gthread when
+    more than 1),
+    until the block ends: its web processes answering, one Celery worker and beat on this
+    process's queue (``CELERY_QUEUE``, set by ``production_settings``); ``env`` added to
+    their environment. The processes' output goes to files in a temporary folder, whose
+    last lines are shown if one fails to start."""
     from nmbr9site import processes
 
+    if server not in SERVERS:
+        raise ValueError(f"no server {server!r}: one of {', '.join(SERVERS)}")
+    if threads != 1 and server == "router":
+        raise ValueError("threads are for the sync workers alone: uvicorn answers in its own")
     queue = os.environ.get("CELERY_QUEUE") or f"bench-{uuid.uuid4().hex[:8]}"
-    environment = os.environ | {
+    logs = Path(tempfile.mkdtemp(prefix=f"{queue}-"))
+    environment = {
         "DATABASE_URL": processes.database_url(),
         "CELERY_QUEUE": queue,
         "ALLOWED_HOSTS": "127.0.0.1",
         "SITE_URL": f"https://127.0.0.1:{port}",
         "LOG_LEVEL": "WARNING",
-    }
+        # No TLS proxy in front to redirect plain http: the clients say https themselves
+        # (X-Forwarded-Proto), and what does not (a browser's stream) is not sent elsewhere.
+        "SECURE_SSL_REDIRECT": "0",
+        "WEB_CONCURRENCY": str(workers),
+    } | (env or {})
+    kinds = {
+        "procfile": {processes.WEB: port, processes.LIVE: processes.free_port()},
+        "wsgi": {processes.WEB: port},
+        "router": {processes.LIVE: port},
+    }[server]
+    if server == "router":
+        # ./run start's server: the live kind, as many processes as it starts
+        environment.setdefault("LIVE_CONCURRENCY", str(workers))
+    quiet = ["--log-level", "warning"]
+    started: dict[str, subprocess.Popen] = {}
     celery = []
-    web = None
     try:
         celery.append(processes.celery("worker", queue=queue, env=environment))
         celery.append(
             processes.celery(
-                "beat", queue=queue, env=environment, extra=["--schedule", f"/tmp/{queue}-beat"]
+                "beat", queue=queue, env=environment, extra=["--schedule", f"{logs}/beat"]
             )
         )
-        served = web_environment(server, environment)
-        pool = int(served["DATABASE_POOL"]) if "DATABASE_POOL" in served else None
-        web = subprocess.Popen(
-            web_command(server, port, workers, threads), cwd=processes.ROOT, env=served
-        )
-        for _ in range(150):
-            if asyncio.run(_answers(port)):
-                break
-            if web.poll() is not None:
-                raise RuntimeError(f"the web server exited (status {web.returncode})")
-            time.sleep(0.2)
-        else:
-            raise RuntimeError(f"the web server does not answer on port {port}")
-        yield Site(port, server, workers, pool, web, celery)
+        for kind, kind_port in kinds.items():
+            extra = quiet + (
+                ["--threads", str(threads)] if threads != 1 and kind == processes.WEB else []
+            )
+            started[kind] = processes.web(
+                kind, kind_port, env=environment, log=logs / f"{kind}.log", extra=extra
+            )
+        for kind, kind_port in kinds.items():
+            try:
+                processes.wait_for_port(kind_port, 30, started[kind])
+            except RuntimeError as exc:
+                raise RuntimeError(f"{exc}\n{_log_tail(logs / f'{kind}.log')}") from None
+        yield Site(port, kinds.get(processes.LIVE, port), server, workers, started, celery)
     finally:
-        for child in [*celery, web]:
+        for child in [*celery, *started.values()]:
             processes.stop(child)
+
+
+@contextmanager
+def test_database() -> Iterator[None]:
+    """A throw-away test database on the one Django is set up with, its static files
+    collected, until the block ends (or the process is stopped by SIGTERM): then dropped."""
+    from django.core.management import call_command
+    from django.test.utils import setup_databases
+
+    # stopped by a signal, the run still stops its servers and drops its database
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        call_command("collectstatic", "--no-input", verbosity=0)
+        yield
+    finally:
+        drop_test_databases(old)
 
 
 def drop_test_databases(old) -> None:

@@ -480,3 +480,36 @@ def test_a_page_through_the_asgi_server_ends_its_request(asgi_server):
     finally:
         request_finished.disconnect(note)
     assert ended
+
+
+def test_the_clock_wakes_the_streams_a_slice_at_a_time(monkeypatch):
+    """Between two slices of the streams it wakes, the clock lets the event loop run the
+    rest (a move's announcement): 10,000 streams woken at once held it half a second."""
+    import asyncio
+
+    monkeypatch.setattr(events, "HEARTBEAT", 0.01)
+    monkeypatch.setattr(events, "BEAT_SLICE", 2)
+
+    async def beat_once() -> list[int]:
+        hub = events.Hub()
+        queues = [asyncio.Queue() for _ in range(5)]
+        hub.listeners["a channel"] = set(queues)
+        seen = []  # the beats put so far, each time another task runs
+
+        async def other() -> None:
+            while True:
+                seen.append(sum(q.qsize() for q in queues))
+                await asyncio.sleep(0)
+
+        watching = asyncio.create_task(other())
+        clock = asyncio.create_task(hub._beat())
+        while sum(q.qsize() for q in queues) < len(queues):
+            await asyncio.sleep(0.001)
+        hub.listeners.clear()
+        for task in (watching, clock):
+            task.cancel()
+        await asyncio.gather(watching, clock, return_exceptions=True)
+        return seen
+
+    seen = asyncio.run(beat_once())
+    assert {2, 4} <= set(seen)
