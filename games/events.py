@@ -82,6 +82,8 @@ BEAT = object()
 #: at once, 10,000 streams kept one process's loop busy for half a second or more, and a
 #: move announced meanwhile reached its readers only after all of them (``bench.crowd``).
 BEAT_SLICE = 250
+#: Seconds the clock waits for Redis to take its presence notes.
+NOTE_TIMEOUT = 5.0
 
 
 class Hub:
@@ -152,8 +154,9 @@ class Hub:
             async with self.client.pipeline(transaction=False) as pipe:
                 for user_id, match_id in pairs:
                     pipe.set(presence.key(user_id, match_id), 1, ex=presence.LASTS)
-                await pipe.execute()
-        except (redis.RedisError, OSError) as exc:
+                # a Redis that takes the connection and never answers must not stop the clock
+                await asyncio.wait_for(pipe.execute(), NOTE_TIMEOUT)
+        except (redis.RedisError, OSError, TimeoutError) as exc:
             logger.warning("presence not noted: %s", type(exc).__name__)
 
     @asynccontextmanager

@@ -10,7 +10,8 @@ threads and give their database connection back at once; the stream itself
 Limits: a client (a signed-in player, else an address as ``limits.client_ip`` gives it)
 has at most ``LIVE_STREAMS_PER_CLIENT`` streams open in a process, more are answered 204
 (EventSource stops quietly and the page polls); a process holds at most
-``LIVE_STREAMS_MOST``, more are answered 503 with Retry-After.
+``LIVE_STREAMS_MOST`` (and fewer than its limit of open files), more are answered 503 with
+Retry-After.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import resource
 from collections import Counter
 from contextlib import suppress
 from importlib import import_module
@@ -51,6 +53,20 @@ HEADERS = [
 
 #: This process's open streams (and those being opened), in all and by client.
 counted = Counter()
+
+
+#: Open files kept for everything but streams (the database, Redis, pages, static files).
+SPARE_FILES = 200
+
+
+def most() -> int:
+    """The most streams this process holds: ``LIVE_STREAMS_MOST``, and fewer than its limit
+    of open files (one for each stream), so that past it a stream is refused, not every
+    connection left unanswered."""
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files == resource.RLIM_INFINITY:
+        return settings.LIVE_STREAMS_MOST
+    return max(1, min(settings.LIVE_STREAMS_MOST, files - SPARE_FILES))
 
 
 def match_of(path: str) -> int | None:
@@ -103,7 +119,7 @@ async def answer(send, status: int, headers: list[tuple[bytes, bytes]] = ()) -> 
 async def app(scope, receive, send, match_id: int) -> None:
     """The stream of match ``match_id``'s page: 404 to whoever may not see the match, 204
     when nothing more can change for its reader or Redis is away (the page polls)."""
-    if counted["all"] >= settings.LIVE_STREAMS_MOST:
+    if counted["all"] >= most():
         metrics.LIVE_REFUSED.labels("full").inc()
         await answer(send, 503, [(b"retry-after", str(RETRY_AFTER).encode())])
         return

@@ -513,3 +513,25 @@ def test_the_clock_wakes_the_streams_a_slice_at_a_time(monkeypatch):
 
     seen = asyncio.run(beat_once())
     assert {2, 4} <= set(seen)
+
+
+def test_a_process_holds_fewer_streams_than_it_may_open_files(settings, monkeypatch):
+    """Past its limit of open files a process would leave every connection unanswered: it
+    refuses streams (503) before that."""
+    import resource
+
+    from games import streams
+    from nmbr9site.worker import most_open_files
+
+    settings.LIVE_STREAMS_MOST = 10_000
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (1024, 1024))
+    assert streams.most() == 1024 - streams.SPARE_FILES
+    settings.LIVE_STREAMS_MOST = 300
+    assert streams.most() == 300
+    monkeypatch.undo()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 512), hard))
+    try:  # the live process's worker raises its own limit as far as it may
+        assert most_open_files() == (hard if hard != resource.RLIM_INFINITY else 1 << 20)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
