@@ -66,6 +66,9 @@ def test_each_query_of_the_sweep_reads_an_index_of_what_may_be_due(alice):
     for index, queryset in queries.items():
         assert index in plan(queryset), (index, plan(queryset))
     assert "seats_owing" in owed_plan(alice)
+    recent = Seat.objects.filter(player=alice, finished__isnull=False).order_by("-finished")
+    assert "finished_seats" in plan(recent[:20])
+    assert "unfinished_seats" in plan(Seat.objects.filter(player=alice, finished=None))
 
 
 def test_a_finished_seat_owes_nothing(transactional_db, alice, bob):
@@ -77,6 +80,8 @@ def test_a_finished_seat_owes_nothing(transactional_db, alice, bob):
                 play(match, user)
     seats = Seat.objects.filter(match=match)
     assert {(s.deadline, s.turn, s.remind_at) for s in seats} == {(None, None, None)}
+    finished = Match.objects.get(pk=match.pk).finished
+    assert {s.finished for s in seats} == {finished}  # lists of a player's games read it
     assert owed_match_ids(alice) == owed_match_ids(bob) == []
 
 
