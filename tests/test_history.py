@@ -211,3 +211,22 @@ def test_a_guests_best_solo_score_goes_with_their_games_to_their_account(client)
     assert guests.adopt(guest.pk, account)
     best = SoloBest.objects.get(player=account)
     assert best.match_id == match.pk
+
+
+def test_the_sweep_drops_the_kept_states_of_matches_long_over(transactional_db, alice, bob):
+    from games import services
+    from games.models import MatchState
+
+    old = make_match(alice, bob, pace="rounds", time_control="1d")
+    recent = make_match(alice, bob, pace="rounds", time_control="1d", seed=8)
+    running = make_match(alice, bob, pace="rounds", time_control="1d", seed=9)
+    for match in (old, recent, running):
+        play(match, alice)
+    long_ago = timezone.now() - retention.STATES_KEPT - timedelta(days=1)
+    Match.objects.filter(pk=old.pk).update(status=Match.Status.FINISHED, finished=long_ago)
+    Match.objects.filter(pk=recent.pk).update(status=Match.Status.FINISHED, finished=timezone.now())
+    assert retention.prune_states() == 1
+    kept = set(MatchState.objects.values_list("match_id", flat=True))
+    assert kept == {recent.pk, running.pk}
+    # looked at again, the old match is rebuilt from its moves
+    assert services.view_match(old.pk, alice).match.pk == old.pk
