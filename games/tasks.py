@@ -61,6 +61,7 @@ def _sweep() -> dict[str, int]:
     for batch in _batches(idle):
         queue.send_now(remove_guests.name, batch)
     forgotten = retention.prune_notifications()
+    states_dropped = retention.prune_states()
     return {
         "expiries": len(seat_ids),
         "reminders": len(reminders),
@@ -73,6 +74,7 @@ def _sweep() -> dict[str, int]:
         "bots": len(waiting_for_bots),
         "idle_guests": len(idle),
         "notifications_removed": forgotten,
+        "states_dropped": states_dropped,
     }
 
 

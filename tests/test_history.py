@@ -66,6 +66,9 @@ def test_each_query_of_the_sweep_reads_an_index_of_what_may_be_due(alice):
     for index, queryset in queries.items():
         assert index in plan(queryset), (index, plan(queryset))
     assert "seats_owing" in owed_plan(alice)
+    recent = Seat.objects.filter(player=alice, finished__isnull=False).order_by("-finished")
+    assert "finished_seats" in plan(recent[:20])
+    assert "unfinished_seats" in plan(Seat.objects.filter(player=alice, finished=None))
 
 
 def test_a_finished_seat_owes_nothing(transactional_db, alice, bob):
@@ -77,6 +80,8 @@ def test_a_finished_seat_owes_nothing(transactional_db, alice, bob):
                 play(match, user)
     seats = Seat.objects.filter(match=match)
     assert {(s.deadline, s.turn, s.remind_at) for s in seats} == {(None, None, None)}
+    finished = Match.objects.get(pk=match.pk).finished
+    assert {s.finished for s in seats} == {finished}  # lists of a player's games read it
     assert owed_match_ids(alice) == owed_match_ids(bob) == []
 
 
@@ -206,3 +211,22 @@ def test_a_guests_best_solo_score_goes_with_their_games_to_their_account(client)
     assert guests.adopt(guest.pk, account)
     best = SoloBest.objects.get(player=account)
     assert best.match_id == match.pk
+
+
+def test_the_sweep_drops_the_kept_states_of_matches_long_over(transactional_db, alice, bob):
+    from games import services
+    from games.models import MatchState
+
+    old = make_match(alice, bob, pace="rounds", time_control="1d")
+    recent = make_match(alice, bob, pace="rounds", time_control="1d", seed=8)
+    running = make_match(alice, bob, pace="rounds", time_control="1d", seed=9)
+    for match in (old, recent, running):
+        play(match, alice)
+    long_ago = timezone.now() - retention.STATES_KEPT - timedelta(days=1)
+    Match.objects.filter(pk=old.pk).update(status=Match.Status.FINISHED, finished=long_ago)
+    Match.objects.filter(pk=recent.pk).update(status=Match.Status.FINISHED, finished=timezone.now())
+    assert retention.prune_states() == 1
+    kept = set(MatchState.objects.values_list("match_id", flat=True))
+    assert kept == {recent.pk, running.pk}
+    # looked at again, the old match is rebuilt from its moves
+    assert services.view_match(old.pk, alice).match.pk == old.pk

@@ -271,6 +271,9 @@ class Seat(models.Model):
     committed_turn = models.PositiveIntegerField(
         null=True, blank=True, help_text="The game's number of the decision it was made for."
     )
+    finished = models.DateTimeField(
+        null=True, blank=True, help_text="When its match finished (lists of a player's games)."
+    )
 
     class Meta:
         ordering = ["index"]
@@ -285,6 +288,16 @@ class Seat(models.Model):
                 fields=["player"],
                 condition=models.Q(deadline__isnull=False) | models.Q(turn__isnull=False),
                 name="seats_owing",
+            ),
+            # A player's games, newest first (profile, home), and those not over yet.
+            models.Index(
+                models.F("player"),
+                models.F("finished").desc(),
+                condition=models.Q(finished__isnull=False),
+                name="finished_seats",
+            ),
+            models.Index(
+                fields=["player"], condition=models.Q(finished=None), name="unfinished_seats"
             ),
             # Reminders due (games/sweep.py): seats under a deadline not yet reminded.
             models.Index(

@@ -90,7 +90,7 @@ def dashboard(player, seeks) -> Dashboard:
     mine = Seat.objects.filter(player=player).select_related("match")
     # Every game of theirs not over yet, in one query with the others' seats in a second.
     current = list(
-        mine.filter(match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING])
+        mine.filter(finished=None, match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING])
         .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
         .select_related("match__created_by")
         .order_by(F("deadline").asc(nulls_last=True), "-match__started", "-match__created", "id")
@@ -104,9 +104,7 @@ def dashboard(player, seeks) -> Dashboard:
     for entry in pictured:
         entry.view = views[entry.seat.match_id]
     pending = [e for e in entries if e.seat.match.status == Match.Status.WAITING]
-    finished = _entries(
-        list(mine.filter(match__status=Match.Status.FINISHED).order_by("-match__finished")[:RECENT])
-    )
+    finished = _entries(list(mine.filter(finished__isnull=False).order_by("-finished")[:RECENT]))
     held = Rating.objects.filter(player=player, games__gt=0).order_by("game", "pool")
     daily = puzzles.daily_puzzle()  # published by the hourly job (or the daily page)
     day = puzzles.today()

@@ -43,6 +43,7 @@ def finish(change, outcome: Outcome, now: datetime) -> None:
         seat.rank = outcome.ranks[seat.index]
         # a finished seat owes nothing: the indexes of what is owed leave it out
         seat.deadline = seat.turn = seat.remind_at = None
+        seat.finished = now
     match.status = Match.Status.FINISHED
     match.finished = now
     change.save_match("status", "finished")

@@ -47,6 +47,7 @@ SEAT_FIELDS = (
     "commitment",
     "committed_turn",
     "prefs",
+    "finished",
 )
 
 

@@ -113,7 +113,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     match_figures = matches.aggregate(
         games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score")
     )
-    recent = finished.select_related("match").order_by("-match__finished")[:20]
+    recent = (
+        Seat.objects.filter(player=player, finished__isnull=False)
+        .select_related("match")
+        .order_by("-finished")[:20]
+    )
     current = watching.current_games(player, request.user)
     # The viewer's own games among them are theirs to play, not to watch.
     playing_in = set()
