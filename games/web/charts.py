@@ -3,9 +3,14 @@
 import math
 from datetime import date, datetime
 
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+
+from games import ratings
+from games.services import charts
 
 #: The rating chart: its size, and the room left of the line (the ratings), right of it, above
 #: it (the axis's title) and below it (the dates and the axis's title).
@@ -132,6 +137,44 @@ def rating_chart_svg(
         days = [timezone.localtime(day).date() for day in when]
         context["ticks"] = date_ticks(x[1:], days)
     return SafeString(render_to_string("games/rating_chart.svg", context))
+
+
+#: How long a rating chart stays in the cache: a new rating change makes a new one, under a
+#: key of its own, anyway.
+CHART_SECONDS = 7 * 24 * 60 * 60
+#: Part of every rating chart's key: raised when charts are drawn otherwise (here or in
+#: templates/games/rating_chart.svg), so that none drawn before is shown again.
+CHART_DRAWING = 1
+
+
+def rating_charts(player, games: list[str], pool: str) -> list[SafeString]:
+    """The chart of ``player``'s rating in each of ``games`` (in ``pool``), as
+    ``rating_chart_svg`` draws it, from the cache when it was drawn up to their latest
+    rating change there (one query), else drawn from their history (one more query for
+    every chart drawn) and kept. The cache may be away: the charts are drawn then."""
+    latest = charts.latest_changes(player, games, pool)
+    where = f"{get_language()}:{timezone.get_current_timezone_name()}"
+    keys = {
+        game: f"rating-chart:{CHART_DRAWING}:{player.pk}:{game}:{pool}:"
+        f"{latest.get(game, charts.Latest()).key()}:{where}"
+        for game in games
+    }
+    kept = cache.get_many(list(keys.values()))
+    missing = {game: latest[game] for game in games if keys[game] not in kept and game in latest}
+    history = charts.histories(player, missing, pool) if missing else {}
+    drawn = {}
+    for game in games:
+        if keys[game] not in kept:
+            changes = history.get(game, [])
+            svg = rating_chart_svg(
+                [after for after, _when in changes],
+                start=ratings.START,
+                dates=[when for _after, when in changes],
+            )
+            kept[keys[game]] = drawn[keys[game]] = str(svg)
+    if drawn:
+        cache.set_many(drawn, CHART_SECONDS)
+    return [SafeString(kept[keys[game]]) for game in games]
 
 
 SCORE_W, SCORE_H, SCORE_PAD = 600, 170, 30
