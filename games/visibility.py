@@ -95,6 +95,21 @@ def watchable(match: Match) -> bool:
     return match.is_finished or (match.status == Match.Status.WAITING and match.open)
 
 
+def watchable_where(match: str = "") -> Q:
+    """``watchable`` as a query's condition, on the match at the path ``match`` (such as
+    ``"match__"`` from a seat; the match itself by default), so that a list can leave out
+    in the database what it would leave out here."""
+
+    def where(**fields) -> Q:
+        return Q(**{match + name: value for name, value in fields.items()})
+
+    return (
+        where(status=Match.Status.ACTIVE, kind=Match.Kind.MATCH, private=False)
+        | where(status=Match.Status.FINISHED)
+        | where(status=Match.Status.WAITING, open=True)
+    )
+
+
 def under_way():
     """The matches under way that others may look at (``watchable``), as a query."""
     return Match.objects.filter(status=Match.Status.ACTIVE, kind=Match.Kind.MATCH, private=False)

@@ -280,3 +280,91 @@ def test_following_never_shows_a_followed_players_puzzle_games(client, alice, bo
     for secret in (daily, challenge):
         assert secret.get_absolute_url() not in page
     assert "data-playing-none" in page
+
+
+def playing_as_first_listed(reader) -> dict[str, list[int]]:
+    """What "Following" listed of each followed player's matches before it read only those
+    it shows: every seat under way of every followed player, newest first, checked one by
+    one, PLAYING_SHOWN kept."""
+    from collections import defaultdict
+
+    from games import visibility
+    from games.models import Seat
+
+    listed = {
+        u.pk: u.username for u in User.objects.filter(followers__follower=reader, is_active=True)
+    }
+    seats = (
+        Seat.objects.filter(
+            player_id__in=listed, match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING]
+        )
+        .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
+        .select_related("match__puzzle")
+        .order_by("-match__created")
+    )
+    own = {s.match_id: s for s in Seat.objects.filter(player=reader)}
+    shown: dict[str, list[int]] = defaultdict(list)
+    for seat in seats:
+        name = listed[seat.player_id]
+        try:
+            visibility.check_match_visible(reader, seat.match, own.get(seat.match_id))
+        except (Match.DoesNotExist, visibility.Hidden):
+            continue
+        if len(shown[name]) < follows.PLAYING_SHOWN:
+            shown[name].append(seat.match_id)
+    return dict(shown)
+
+
+def test_following_reads_the_matches_it_shows_and_shows_what_it_did(alice, bob, carol):
+    """A followed player with more matches under way than are shown, among them private
+    ones, solo games, seeks, invitations, one the reader plays in, one they left, and
+    finished ones: the same list as before, in four queries."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Seat
+
+    dave = User.objects.create_user("dave", "dave@example.com", "a-Long-pa55word")
+    for other in (bob, carol, dave):
+        follows.follow(alice, other)
+    now = timezone.now()
+    kinds = [
+        ("public", Match.Status.ACTIVE, {}),
+        ("private", Match.Status.ACTIVE, {"private": True}),
+        ("solo", Match.Status.ACTIVE, {"kind": Match.Kind.SOLO, "players": 1}),
+        ("seek", Match.Status.WAITING, {"open": True}),
+        ("invitation", Match.Status.WAITING, {}),
+        ("with alice", Match.Status.ACTIVE, {"private": True}),
+        ("left", Match.Status.ACTIVE, {}),
+        ("finished", Match.Status.FINISHED, {}),
+    ]
+    for number in range(40):
+        label, status, fields = kinds[number % len(kinds)] if number % 3 else kinds[0]
+        player = bob if number < 34 else carol
+        match = Match.objects.create(
+            **{"kind": Match.Kind.MATCH, "players": 2, **fields},
+            status=status,
+            seed=number,
+            created_by=player,
+        )
+        Match.objects.filter(pk=match.pk).update(created=now - timedelta(minutes=number))
+        Seat.objects.create(
+            match=match,
+            player=player,
+            index=0,
+            state=Seat.State.RESIGNED if label == "left" else Seat.State.PLAYING,
+        )
+        if match.players == 2:
+            Seat.objects.create(
+                match=match, player=alice if label == "with alice" else dave, index=1
+            )
+    expected = playing_as_first_listed(alice)
+    assert len(expected["bob"]) == follows.PLAYING_SHOWN and len(expected["carol"]) < 6
+    with CaptureQueriesContext(connection) as queries:
+        entries = follows.following(alice)
+    assert len(queries) == 4
+    assert [e.player.username for e in entries] == ["bob", "carol", "dave"]
+    shown = {e.player.username: [m.pk for m in e.playing] for e in entries if e.playing}
+    assert shown == expected

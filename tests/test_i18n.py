@@ -372,9 +372,9 @@ def test_dates_are_written_the_readers_way(client, alice, bob):
     from games.models import Match
 
     match = make_match(alice, bob, time_control="1d")
-    Match.objects.filter(pk=match.pk).update(
-        status=Match.Status.FINISHED, finished=datetime(2026, 3, 5, 14, 30, tzinfo=UTC)
-    )
+    finished = datetime(2026, 3, 5, 14, 30, tzinfo=UTC)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished=finished)
+    match.seats.update(finished=finished)  # as finishing a match dates its seats
     client.force_login(alice)
     german = client.get(reverse("profile", args=["alice"]), HTTP_ACCEPT_LANGUAGE="de")
     assert "05.03.2026 14:30" in german.text

@@ -468,3 +468,62 @@ def test_a_profile_with_only_the_default_games_rating_has_one_chart_without_a_ti
     make_match(alice, bob)
     page = client.get(reverse("profile", args=["alice"])).text
     assert page.count("<polyline") == 1 and "data-chart-title" not in page
+
+
+def chart_of(page: str) -> str:
+    return re.search(r'<svg [^>]*class="chart rating-chart".*?</svg>', page, re.S).group(0)
+
+
+def test_a_profiles_rating_chart_is_drawn_once_until_the_next_rating_change(
+    client, alice, bob, carol, monkeypatch
+):
+    """The chart comes from the cache, with a query fewer, while the player's latest rating
+    change is the one it was drawn to; a new change draws it again, and so does another
+    language."""
+    from games.models import Rating, RatingChange
+    from games.web import charts
+
+    drawn = []
+    draw = charts.rating_chart_svg
+    monkeypatch.setattr(
+        charts, "rating_chart_svg", lambda *args, **kwargs: drawn.append(1) or draw(*args, **kwargs)
+    )
+    Rating.objects.create(player=alice, value=1516.0, games=1)
+    RatingChange.objects.create(
+        match=make_match(alice, bob), player=alice, pool="match", before=1500, after=1516
+    )
+    url = reverse("profile", args=["alice"])
+
+    def page_and_queries() -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url).text
+        return page, len(queries)
+
+    first, drawing = page_and_queries()
+    again, kept = page_and_queries()
+    assert len(drawn) == 1 and kept == drawing - 1
+    assert chart_of(again) == chart_of(first) and "now 1516" in chart_of(again)
+    Rating.objects.filter(player=alice).update(value=1530.0, games=2)
+    RatingChange.objects.create(
+        match=make_match(alice, carol, seed=8), player=alice, pool="match", before=1516, after=1530
+    )
+    page, _queries = page_and_queries()
+    assert len(drawn) == 2 and "now 1530" in page and "Rating after each of 2 rated matches" in page
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").text
+    assert len(drawn) == 3 and 'data-axis-title="rating">Wertung<' in german
+    assert client.get(url).text.count("<polyline") == 1 and len(drawn) == 3
+
+
+def test_a_profile_has_its_rating_chart_while_the_cache_is_away(client, alice, bob, settings):
+    from games.models import RatingChange
+    from nmbr9site.processes import free_port
+
+    RatingChange.objects.create(
+        match=make_match(alice, bob), player=alice, pool="match", before=1500, after=1516
+    )
+    settings.CACHES = {
+        "default": settings.CACHES["default"] | {"LOCATION": f"redis://127.0.0.1:{free_port()}/0"}
+    }
+    for _ in range(2):
+        response = client.get(reverse("profile", args=["alice"]))
+        assert response.status_code == 200 and "now 1516" in response.text

@@ -512,3 +512,64 @@ def test_a_profile_link_fills_in_the_invitee(client, alice, bob, page):
     response = client.get(reverse(page), {"invite": "bob"})
     assert response.status_code == 200
     assert re.search(r'<input[^>]*name="invite"[^>]*value="bob"', response.text)
+
+
+def test_the_archive_reads_the_days_it_shows_and_shows_what_it_did(client, alice, bob, carol):
+    """65 past dailies (60 shown) with results tied on score, on time, or on both, and days
+    nobody played: the same winners and counts as the archive's first computation, which
+    counted every result ever and sorted every result of the days shown, in two queries."""
+    from django.contrib.auth.models import User
+    from django.db.models import Count
+    from django.test.utils import CaptureQueriesContext
+
+    rng = random.Random(65)
+    players = [alice, bob, carol] + [
+        User.objects.create_user(f"p{i}", f"p{i}@example.com", None) for i in range(5)
+    ]
+    today = puzzles.today()
+    days = Puzzle.objects.bulk_create(
+        Puzzle(seed=10_000 + offset, start="x", daily_on=today - timedelta(days=offset))
+        for offset in range(-1, 66)  # tomorrow's, today's and 65 past ones
+    )
+    for puzzle in days:
+        if rng.random() < 0.15:
+            continue  # nobody played it
+        for player in rng.sample(players, rng.randrange(1, len(players))):
+            match = Match.objects.create(
+                kind=Match.Kind.PUZZLE,
+                status=Match.Status.FINISHED,
+                seed=puzzle.seed,
+                puzzle=puzzle,
+                created_by=player,
+            )
+            DailyResult.objects.create(
+                day=puzzle.daily_on,
+                puzzle=puzzle,
+                player=player,
+                match=match,
+                score=rng.choice((60, 70, 70)),
+                seconds=rng.choice((30, 90, 90)),
+            )
+    before = list(
+        Puzzle.objects.filter(daily_on__lt=today)
+        .order_by("-daily_on")
+        .annotate(players=Count("results"))[:60]
+    )
+    winners_before = {}
+    results = DailyResult.objects.filter(puzzle__in=before).select_related("player")
+    for result in results.order_by("puzzle_id", *DailyResult._meta.ordering):
+        winners_before.setdefault(result.puzzle_id, result)
+    with CaptureQueriesContext(connection) as queries:
+        rows = puzzles.archive()
+    assert len(queries) == 2
+    assert [(p.pk, p.players, w and w.pk, w and w.player.username) for p, w in rows] == [
+        (p.pk, p.players, w and w.pk, w and w.player.username)
+        for p, w in ((p, winners_before.get(p.pk)) for p in before)
+    ]
+    assert len(rows) == 60 and any(w is None for _p, w in rows)
+    page = client.get(reverse("daily_archive")).text
+    assert page.count("data-archive=") == 60
+    for puzzle, winner in rows[:5]:
+        assert f'data-archive="{puzzle.pk}"' in page
+        if winner is not None:
+            assert f"{winner.player.username}</a> ({winner.score})" in page

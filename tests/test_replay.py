@@ -300,3 +300,42 @@ def test_a_2_of_3_log_names_the_round_each_tile_was_placed_in(client, alice, bob
     for index, round in enumerate(range(10, 10 - len(shown) // 2, -1)):
         mine = [(int(n), int(lv)) for r, n, lv in shown if int(r) == round]
         assert mine == tiles[2 * round - 2 : 2 * round][::-1], index
+
+
+def test_a_long_rating_history_is_drawn_with_few_points_keeping_its_shape():
+    """2,000 rated matches: at most CHART_POINTS points, each in its match's place, with
+    the start, the last rating, the highest and the lowest among them."""
+    import doctest
+    import random
+    from datetime import UTC, datetime
+
+    from games.web import charts
+
+    assert doctest.testmod(charts).failed == 0
+    rng = random.Random(2000)
+    values, value = [], 1500.0
+    for _ in range(2000):
+        value += rng.gauss(0, 12)
+        values.append(value)
+    first = datetime(2024, 1, 1, tzinfo=UTC)
+    dates = [first + timedelta(hours=9 * i) for i in range(len(values))]
+    svg = charts.rating_chart_svg(values, start=1500, dates=dates)
+    line = re.search(r'<polyline class="rating-line" points="([^"]+)"', svg).group(1).split()
+    assert 150 <= len(line) <= charts.CHART_POINTS
+    points = [tuple(map(float, p.split(","))) for p in line]
+    assert [x for x, _y in points] == sorted({x for x, _y in points})  # left to right, once each
+    dots = re.findall(r'cx="([\d.]+)" cy="([\d.]+)"[^>]*data-rating-point><title>(\d+) after', svg)
+    assert len(dots) == len(points) - 1  # the start is a point of its own
+    shown = [int(value) for _x, _y, value in dots]
+    assert shown[-1] == round(values[-1]) and points[-1][0] == charts.CHART_W - charts.CHART_RIGHT
+    assert max(shown) == round(max(values)) and min(shown) == round(min(values))
+    assert re.search(r"<circle [^>]*data-rating-start><title>1500 to start", svg)
+    assert "Rating after each of 2000 rated matches" in svg
+    # The highest point is where its match is among all 2,000.
+    step = (charts.CHART_W - charts.CHART_LEFT - charts.CHART_RIGHT) / len(values)
+    highest = values.index(max(values)) + 1
+    assert (str(round(charts.CHART_LEFT + highest * step, 1)), str(round(max(values)))) in {
+        (x, value) for x, _y, value in dots
+    }
+    # A short history keeps every point.
+    assert charts.thinned(list(range(charts.CHART_POINTS))) == list(range(charts.CHART_POINTS))

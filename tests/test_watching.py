@@ -286,3 +286,28 @@ def test_a_visitor_follows_a_running_match_on_its_live_stream(asgi_server, clien
         closed = Stream(asgi_server.url, reverse("live", args=[private.pk]), session)
         assert closed.response.status == 404
         closed.close()
+
+
+def test_the_rule_as_a_query_leaves_out_what_the_rule_does(alice):
+    """``visibility.watchable_where`` finds, of every kind of match in every state, public
+    or private, open or not, those ``watchable`` lets others look at; from a seat too."""
+    import itertools
+
+    from games.models import Seat
+
+    made = []
+    for kind, status, private, open_ in itertools.product(
+        Match.Kind.values, Match.Status.values, (False, True), (False, True)
+    ):
+        match = Match.objects.create(
+            kind=kind, status=status, private=private, open=open_, seed=1, created_by=alice
+        )
+        Seat.objects.create(match=match, player=alice, index=0)
+        made.append(match)
+    rule = {m.pk for m in made if visibility.watchable(m)}
+    assert (
+        set(Match.objects.filter(visibility.watchable_where()).values_list("pk", flat=True)) == rule
+    )
+    seats = Seat.objects.filter(visibility.watchable_where("match__"))
+    assert set(seats.values_list("match_id", flat=True)) == rule
+    assert 0 < len(rule) < len(made)

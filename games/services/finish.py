@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Avg, Case, Count, F, Max, Q, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
@@ -259,16 +259,18 @@ def standard_solo(match: Match) -> bool:
 
 def note_solo_best(match: Match, seat: Seat) -> None:
     """A standard solo game ended: its score becomes the player's best of its game if it
-    beats it (or ties it in a game begun earlier)."""
-    best, made = SoloBest.objects.get_or_create(
-        player_id=seat.player_id,
-        game=match.game,
-        defaults={"score": seat.score, "match_id": match.pk},
-    )
-    if not made:
-        SoloBest.objects.filter(pk=best.pk).filter(
-            Q(score__lt=seat.score) | Q(score=seat.score, match_id__gt=match.pk)
-        ).update(score=seat.score, match_id=match.pk)
+    beats it (or ties it in a game begun earlier). One statement, in the game's own
+    transaction."""
+    table = connection.ops.quote_name(SoloBest._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (player_id, game, score, match_id) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (player_id, game) DO UPDATE"
+            " SET score = excluded.score, match_id = excluded.match_id"
+            f" WHERE {table}.score < excluded.score"
+            f" OR ({table}.score = excluded.score AND {table}.match_id > excluded.match_id)",
+            [seat.player_id, match.game, seat.score, match.pk],
+        )
 
 
 def recount_solo_bests(player_id: int) -> None:

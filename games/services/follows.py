@@ -18,6 +18,8 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -122,7 +124,10 @@ class Followed:
 def following(reader) -> list[Followed]:
     """Whom ``reader`` follows, by name, with their ratings and what they play now (see the
     module's doc): four queries however many they follow, and one more per match shown
-    that needs a check of a puzzle's secrecy."""
+    that needs a check of a puzzle's secrecy. The database sends back the PLAYING_SHOWN
+    latest matches of each that the reader may look at (``visibility.watchable_where``, or
+    their own), not every match each plays; each is still checked here
+    (``visibility.check_match_visible``)."""
     players = list(
         User.objects.filter(followers__follower=reader, is_active=True).order_by("username")
     )
@@ -131,20 +136,26 @@ def following(reader) -> list[Followed]:
         listed[r.player_id].ratings.append(
             (_rating_label(r), r.value, ratings.is_provisional(r.games))
         )
+    latest_first = [F("match__created").desc(), F("match_id").desc()]
+    readers = Seat.objects.filter(match_id=OuterRef("match_id"), player=reader)
     seats = (
         Seat.objects.filter(
             player_id__in=listed,
             match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING],
         )
         .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
+        .filter(visibility.watchable_where("match__") | Exists(readers))
+        .annotate(place=Window(RowNumber(), partition_by=[F("player_id")], order_by=latest_first))
+        .filter(place__lte=PLAYING_SHOWN)
         .select_related("match__puzzle")
-        .order_by("-match__created")
+        .order_by(*latest_first)
     )
     by_player: dict[int, list[Match]] = defaultdict(list)
     for seat in seats:
         by_player[seat.player_id].append(seat.match)
     shown_ids = [match.pk for matches in by_player.values() for match in matches]
-    own = {s.match_id: s for s in Seat.objects.filter(player=reader, match_id__in=shown_ids)}
+    mine = Seat.objects.filter(player=reader, match_id__in=shown_ids).order_by()
+    own = {s.match_id: s for s in mine}
     for player_id, matches in by_player.items():
         for match in matches:
             if len(listed[player_id].playing) >= PLAYING_SHOWN:

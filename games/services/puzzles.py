@@ -15,7 +15,8 @@ from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import Count, F, OuterRef, Q, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -268,13 +269,45 @@ def counted_for_its_day(match: Match) -> bool:
     return DailyResult.objects.filter(match=match).exists()
 
 
+#: Past daily puzzles the archive lists.
+ARCHIVE_DAYS = 60
+
+
+def archive(shown: int = ARCHIVE_DAYS) -> list[tuple[Puzzle, DailyResult | None]]:
+    """The last ``shown`` past daily puzzles, the latest first, each with how many results
+    count for it (``players``) and its winner (``daily_winners``): two queries, which read
+    the results of those days alone."""
+    counted = (
+        DailyResult.objects.filter(puzzle=OuterRef("pk"))
+        .order_by()
+        .values("puzzle")
+        .annotate(players=Count("id"))
+        .values("players")
+    )
+    days = list(
+        Puzzle.objects.filter(daily_on__lt=today())
+        .order_by("-daily_on")
+        .annotate(players=Coalesce(Subquery(counted), 0))[:shown]
+    )
+    winners = daily_winners(days)
+    return [(puzzle, winners.get(puzzle.pk)) for puzzle in days]
+
+
 def daily_winners(days: list[Puzzle]) -> dict[int, DailyResult]:
-    """The best counted result of each daily puzzle, by the leaderboard's order."""
-    winners = {}
-    results = DailyResult.objects.filter(puzzle__in=days).select_related("player")
-    for result in results.order_by("puzzle_id", *DailyResult._meta.ordering):
-        winners.setdefault(result.puzzle_id, result)
-    return winners
+    """The best counted result of each daily puzzle, by the leaderboard's order (the
+    results' own): one query, which sends back those results alone."""
+    leaderboard = [
+        F(field[1:]).desc() if field.startswith("-") else F(field).asc()
+        for field in DailyResult._meta.ordering
+    ]
+    first = (
+        DailyResult.objects.filter(puzzle__in=days)
+        .annotate(place=Window(RowNumber(), partition_by=[F("puzzle_id")], order_by=leaderboard))
+        .filter(place=1)
+        .values("pk")
+    )
+    results = DailyResult.objects.filter(pk__in=first).select_related("player").order_by()
+    return {result.puzzle_id: result for result in results}
 
 
 def streak(player, *, day: date | None = None) -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -108,10 +109,7 @@ def solo_bests(happened: Sequence[bus.Event], writes) -> None:
     for event in happened:
         if isinstance(event, bus.MatchFinished) and finish.standard_solo(event.match):
             for seat in event.seats:
-                writes.later(
-                    lambda match=event.match, seat=seat: finish.note_solo_best(match, seat),
-                    apart=True,
-                )
+                writes.later(partial(finish.note_solo_best, event.match, seat))
 
 
 def ratings(happened: Sequence[bus.Event]) -> None:

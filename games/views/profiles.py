@@ -15,12 +15,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import ratings, services, web
 from games.inputs import parse_int
-from games.models import Match, Notification, PlayerStats, Rating, RatingChange, Seat
+from games.models import Match, Notification, PlayerStats, Rating, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
 from games.services import boards, bots, dashboard, puzzles, watching
 from games.views.common import bot_choices, bot_name, open_seeks, shown_start
 from games.views.social import profile_context
-from games.web.charts import rating_chart_svg
+from games.web.charts import rating_charts
 
 
 @require_GET
@@ -159,22 +159,8 @@ def _rating_charts(player, held: dict) -> list[tuple[str, str]]:
     shown = [DEFAULT_GAME] + sorted(
         game for game, pool in held if pool == Rating.Pool.MATCH and game != DEFAULT_GAME
     )
-    changes: dict[str, list[RatingChange]] = {game: [] for game in shown}
-    for change in RatingChange.objects.filter(
-        player=player, game__in=shown, pool=Rating.Pool.MATCH
-    ).order_by("id"):
-        changes[change.game].append(change)
-    return [
-        (
-            find_game(game).name,
-            rating_chart_svg(
-                [c.after for c in changes[game]],
-                start=ratings.START,
-                dates=[c.created for c in changes[game]],
-            ),
-        )
-        for game in shown
-    ]
+    drawn = rating_charts(player, shown, Rating.Pool.MATCH)
+    return [(find_game(game).name, chart) for game, chart in zip(shown, drawn, strict=True)]
 
 
 @require_GET

@@ -1,7 +1,6 @@
 """Puzzles and challenges: a puzzle's page, the daily puzzle and its archive, challenges
 and rematches."""
 
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -67,14 +66,7 @@ def play_daily(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def daily_archive(request: HttpRequest) -> HttpResponse:
-    days = list(
-        Puzzle.objects.filter(daily_on__lt=puzzles.today())
-        .order_by("-daily_on")
-        .annotate(players=Count("results"))[:60]
-    )
-    winners = puzzles.daily_winners(days)
-    rows = [(p, winners.get(p.pk)) for p in days]
-    return render(request, "games/daily_archive.html", {"rows": rows})
+    return render(request, "games/daily_archive.html", {"rows": puzzles.archive()})
 
 
 @accounts.account_required

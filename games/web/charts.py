@@ -3,9 +3,14 @@
 import math
 from datetime import date, datetime
 
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+
+from games import ratings
+from games.services import charts
 
 #: The rating chart: its size, and the room left of the line (the ratings), right of it, above
 #: it (the axis's title) and below it (the dates and the axis's title).
@@ -15,6 +20,9 @@ CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 56, 34, 30, 52
 #: Dates written under the rating chart at most, and the room each needs.
 DATE_TICKS = 4
 DATE_GAP = 120
+
+#: Points a rating chart draws at most: a longer history is thinned (``thinned``).
+CHART_POINTS = 200
 
 #: The steps of the rating axis: it goes from one round value to another in the smallest
 #: step that needs no more than RATING_LINES lines.
@@ -59,18 +67,45 @@ def date_ticks(x: list[float], days: list[date]) -> list[tuple[float, date]]:
     return ticks[::-1]
 
 
+def thinned(values: list[float], most: int = CHART_POINTS) -> list[int]:
+    """The places in ``values`` of the points a chart of at most ``most`` draws: every one
+    when there are no more; else the first, the last, and the lowest and the highest of each
+    of ``(most - 2) // 2`` equal stretches of those between, in order, so that the line keeps
+    its shape, its highest and its lowest point.
+
+    >>> thinned([5, 1, 9, 2, 8, 3, 7, 4], most=6)
+    [0, 1, 2, 4, 5, 7]
+    """
+    if len(values) <= most:
+        return list(range(len(values)))
+    inner, stretches = len(values) - 2, (most - 2) // 2
+    kept = [0]
+    for k in range(stretches):
+        stretch = range(1 + k * inner // stretches, 1 + (k + 1) * inner // stretches)
+        if stretch:
+            low = min(stretch, key=values.__getitem__)
+            high = max(stretch, key=values.__getitem__)
+            kept.extend(sorted({low, high}))
+    kept.append(len(values) - 1)
+    return kept
+
+
 def rating_chart_svg(
     values: list[float], *, start: float, dates: list[datetime] | None = None
 ) -> SafeString:
     """A line of a player's rating after each rated match, from ``start`` (a point of its
     own): the rating axis reads round values, ``dates`` (one per value, when each match was
-    rated) go under the line, each day once, and every point tells its rating on hover."""
-    points = [start, *values]
+    rated) go under the line, each day once, and every point tells its rating on hover. A
+    long history is drawn with CHART_POINTS points at most (``thinned``), each in its
+    match's place."""
+    everything = [start, *values]
+    kept = thinned(everything)
+    points = [everything[i] for i in kept]
     axis = rating_axis(min(points), max(points))
     low, high = axis[0], axis[-1]
     bottom = CHART_H - CHART_BOTTOM
-    step = (CHART_W - CHART_LEFT - CHART_RIGHT) / max(len(points) - 1, 1)
-    x = [round(CHART_LEFT + i * step, 1) for i in range(len(points))]
+    step = (CHART_W - CHART_LEFT - CHART_RIGHT) / max(len(everything) - 1, 1)
+    x = [round(CHART_LEFT + i * step, 1) for i in kept]
 
     def y(value: float) -> float:
         return round(CHART_TOP + (high - value) / (high - low) * (bottom - CHART_TOP), 1)
@@ -94,12 +129,52 @@ def rating_chart_svg(
         "current": round(points[-1]),
     }
     if dates:
+        when = [dates[i - 1] for i in kept[1:]]
         context["dots"] = [
-            (x[i], y(value), round(value), dates[i - 1]) for i, value in enumerate(points) if i > 0
+            (px, y(value), round(value), day)
+            for px, value, day in zip(x[1:], points[1:], when, strict=True)
         ]
-        days = [timezone.localtime(when).date() for when in dates]
+        days = [timezone.localtime(day).date() for day in when]
         context["ticks"] = date_ticks(x[1:], days)
     return SafeString(render_to_string("games/rating_chart.svg", context))
+
+
+#: How long a rating chart stays in the cache: a new rating change makes a new one, under a
+#: key of its own, anyway.
+CHART_SECONDS = 7 * 24 * 60 * 60
+#: Part of every rating chart's key: raised when charts are drawn otherwise (here or in
+#: templates/games/rating_chart.svg), so that none drawn before is shown again.
+CHART_DRAWING = 1
+
+
+def rating_charts(player, games: list[str], pool: str) -> list[SafeString]:
+    """The chart of ``player``'s rating in each of ``games`` (in ``pool``), as
+    ``rating_chart_svg`` draws it, from the cache when it was drawn up to their latest
+    rating change there (one query), else drawn from their history (one more query for
+    every chart drawn) and kept. The cache may be away: the charts are drawn then."""
+    latest = charts.latest_changes(player, games, pool)
+    where = f"{get_language()}:{timezone.get_current_timezone_name()}"
+    keys = {
+        game: f"rating-chart:{CHART_DRAWING}:{player.pk}:{game}:{pool}:"
+        f"{latest.get(game, charts.Latest()).key()}:{where}"
+        for game in games
+    }
+    kept = cache.get_many(list(keys.values()))
+    missing = {game: latest[game] for game in games if keys[game] not in kept and game in latest}
+    history = charts.histories(player, missing, pool) if missing else {}
+    drawn = {}
+    for game in games:
+        if keys[game] not in kept:
+            changes = history.get(game, [])
+            svg = rating_chart_svg(
+                [after for after, _when in changes],
+                start=ratings.START,
+                dates=[when for _after, when in changes],
+            )
+            kept[keys[game]] = drawn[keys[game]] = str(svg)
+    if drawn:
+        cache.set_many(drawn, CHART_SECONDS)
+    return [SafeString(kept[keys[game]]) for game in games]
 
 
 SCORE_W, SCORE_H, SCORE_PAD = 600, 170, 30
