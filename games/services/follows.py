@@ -141,6 +141,7 @@ def following(reader) -> list[Followed]:
     seats = (
         Seat.objects.filter(
             player_id__in=listed,
+            finished=None,  # the index of unfinished seats: not every seat they ever had
             match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING],
         )
         .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
