@@ -14,7 +14,6 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from http.cookiejar import CookieJar
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -25,6 +24,7 @@ from django.urls import reverse
 from nmbr9site import processes
 from tests.test_live import Stream, page_version, session_of
 from tests.test_match_services import form_for, make_match, play, seat_of
+from tests.test_run_script import assert_limited_by_its_own_address
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -195,23 +195,7 @@ def test_a_stream_through_nginx_arrives_unbuffered(nodes, client, alice, bob):
 def test_the_site_sees_the_address_nginx_appended_whatever_the_client_wrote(nodes):
     """Guest games are counted per client address (30 an hour): a client writing a new
     X-Forwarded-For each time is still one address, the one nginx appended."""
-    jar = CookieJar()
-    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    browser.open(f"{nodes.proxy}/", timeout=5).read()
-    answers = []
-    for i in range(31):
-        token = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
-        request = urllib.request.Request(
-            f"{nodes.proxy}{reverse('new_solo')}",
-            data=b"",
-            headers={"X-CSRFToken": token, "X-Forwarded-For": f"203.0.113.{i}"},
-        )
-        try:
-            with browser.open(request, timeout=10) as answer:
-                answers.append(answer.status)
-        except urllib.error.HTTPError as error:
-            answers.append(error.code)
-    assert answers == [200] * 30 + [429], answers
+    assert_limited_by_its_own_address(nodes.proxy)
 
 
 def test_each_nodes_health_answers_through_nginx(nodes):

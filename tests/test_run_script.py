@@ -183,8 +183,9 @@ def test_the_site_is_served_by_the_asgi_server_with_its_live_streams(tmp_path):
 
 def assert_limited_by_its_own_address(site: str) -> None:
     """A client that writes X-Forwarded-For itself is still counted by the address it comes
-    from: the web server takes no forwarded header on its own (uvicorn's default for
-    127.0.0.1), only the site does, behind its proxy (BEHIND_TLS_PROXY)."""
+    from (30 guest games an hour): the web server takes no forwarded header on its own
+    (uvicorn's default for 127.0.0.1), only the site does, behind its proxy
+    (BEHIND_TLS_PROXY, the last address nginx appended)."""
     from http.cookiejar import CookieJar
 
     from django.urls import reverse

@@ -25,8 +25,6 @@ from games.services.puzzles import today
 ACTIVE_DAYS = 90
 #: Rows on a board.
 SIZE = 100
-#: Streaks are counted from the results of this many days back.
-STREAK_DAYS = 400
 
 STREAKS = "streaks"
 SOLO = "solo"
