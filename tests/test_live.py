@@ -199,29 +199,24 @@ class Stream:
         except Exception:  # the stream was closed under the reader
             pass
 
-    def events(self, seconds: float) -> list[str]:
-        """The versions announced within ``seconds``."""
-        found, ends = [], time.monotonic() + seconds
-        while (left := ends - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                break
-            if line.startswith("data: "):
-                found.append(json.loads(line[6:])["version"])
-        return found
-
-    def first(self, seconds: float) -> str | None:
-        """The first version announced within ``seconds``, None if none was."""
+    def announced(self, seconds: float):
+        """The versions announced within ``seconds``, one by one as they come."""
         ends = time.monotonic() + seconds
         while (left := ends - time.monotonic()) > 0:
             try:
                 line = self.lines.get(timeout=left)
             except queue.Empty:
-                break
+                return
             if line.startswith("data: "):
-                return json.loads(line[6:])["version"]
-        return None
+                yield json.loads(line[6:])["version"]
+
+    def events(self, seconds: float) -> list[str]:
+        """The versions announced within ``seconds``."""
+        return list(self.announced(seconds))
+
+    def first(self, seconds: float) -> str | None:
+        """The first version announced within ``seconds``, None if none was."""
+        return next(self.announced(seconds), None)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
