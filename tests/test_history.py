@@ -137,11 +137,9 @@ def test_old_notifications_go_a_batch_at_a_time(alice, monkeypatch):
 
 
 def test_the_streak_board_reads_the_runs_kept_as_results_are_counted(alice, bob):
-    from datetime import UTC, datetime, time
-
     from games.models import Profile
     from games.services import boards, puzzles
-    from games.services.finish import count_for_the_day
+    from tests.test_puzzle_ratings import counted_on_its_day
     from tests.test_puzzles import make_puzzles
 
     today = puzzles.today()
@@ -151,18 +149,7 @@ def test_the_streak_board_reads_the_runs_kept_as_results_are_counted(alice, bob)
     # alice: the last three days; bob: four days ago and yesterday (a gap)
     for player, backs in ((alice, (2, 1, 0)), (bob, (3, 1))):
         for back in backs:
-            noon = datetime.combine(today - timedelta(days=back), time(12), UTC)
-            match = Match.objects.create(
-                kind=Match.Kind.PUZZLE,
-                seed=1,
-                created_by=player,
-                daily=True,
-                puzzle=type(days[back]).objects.get(pk=days[back].pk),
-                status=Match.Status.FINISHED,
-                started=noon,
-                finished=noon,
-            )
-            assert count_for_the_day(match, player.pk, 40)
+            assert counted_on_its_day(player, days[back], 40)
     assert [(row.player.username, row.value) for row in boards._streaks()] == [
         ("alice", "3"),
         ("bob", "1"),

@@ -33,6 +33,24 @@ def start_solo_and_finish(player, seed: int = 12) -> Seat:
     return match.seats.get()
 
 
+def counted_on_its_day(player, puzzle: Puzzle, score: int) -> bool:
+    """An attempt at ``puzzle`` played on its day (set in the database), finished and
+    counted for that day by the service that counts them."""
+    puzzle = Puzzle.objects.get(pk=puzzle.pk)
+    on_the_day = datetime.combine(puzzle.daily_on, time(12), UTC)
+    match = Match.objects.create(
+        kind=Match.Kind.PUZZLE,
+        seed=1,
+        created_by=player,
+        daily=True,
+        puzzle=puzzle,
+        status=Match.Status.FINISHED,
+        started=on_the_day,
+        finished=on_the_day + timedelta(seconds=60),
+    )
+    return count_for_the_day(match, player.pk, score)
+
+
 def solving(player) -> Rating:
     return Rating.objects.get(player=player, game=PUZZLE_GAME, pool=Rating.Pool.SOLVING)
 
@@ -180,18 +198,7 @@ def test_the_leaderboards_of_streaks_and_best_solo_scores(client, alice, bob, ca
         Puzzle.objects.filter(pk=puzzle.pk).update(daily_on=today - timedelta(days=back))
     for player, played in ((alice, 3), (bob, 1)):
         for back in reversed(range(played)):  # counted day after day, as the site counts
-            on_the_day = datetime.combine(today - timedelta(days=back), time(12), UTC)
-            match = Match.objects.create(
-                kind=Match.Kind.PUZZLE,
-                seed=1,
-                created_by=player,
-                daily=True,
-                puzzle=Puzzle.objects.get(pk=days[back].pk),  # its day set above
-                status=Match.Status.FINISHED,
-                started=on_the_day,
-                finished=on_the_day + timedelta(seconds=60),
-            )
-            assert count_for_the_day(match, player.pk, 50)
+            assert counted_on_its_day(player, days[back], 50)
     client.force_login(carol)
     page = client.get(reverse("leaderboard"), {"board": "streaks"}).text
     assert page.index(">alice<") < page.index(">bob<")
