@@ -2,18 +2,11 @@
 served from an event loop (``games.streams``, under ``nmbr9site.asgi``), so this one only
 tells a page whether it may see the match (404) and, if so, to poll (204)."""
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.streams import channel_of
-
-
-def streams_served(request: HttpRequest) -> bool:
-    """Whether the site serves live streams (``LIVE_STREAMS``: a process of
-    ``nmbr9site.asgi`` answers the streams' addresses), so that its pages name theirs."""
-    return settings.LIVE_STREAMS
 
 
 @require_GET

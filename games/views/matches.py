@@ -4,6 +4,7 @@ moves and choices posted from it, and the replay of a finished match."""
 import contextlib
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -33,7 +34,6 @@ from games.views.common import (
     posted_data,
     too_many_new_games,
 )
-from games.views.live import streams_served
 
 PLAY = "games/game.html#play"
 POLL_SECONDS = 5
@@ -274,7 +274,8 @@ def _follow(request: HttpRequest, mv: MatchView, context: dict) -> dict:
     listens there. A page that polls for the others' moves (``polling``) is fetched again
     on each new version (``refresh``), and polls while the stream is away; one where the
     player owes a move never is, not to change under their hands."""
-    if streams_served(request) and live_service.channel_for(mv) is not None:
+    # LIVE_STREAMS: a process of nmbr9site.asgi answers the streams' addresses
+    if settings.LIVE_STREAMS and live_service.channel_for(mv) is not None:
         context["live"] = reverse("live", args=[mv.match.pk])
         context["refresh"] = context["polling"]
     return context
