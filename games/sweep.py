@@ -85,12 +85,12 @@ def unweighed_attempts(limit: int = 1000) -> list[int]:
 
 
 def stale_stats(limit: int = 1000, now: datetime | None = None) -> list[int]:
-    """Players with a solo game finished in the last ``STATS_WINDOW`` after their profile
-    figures were computed."""
+    """Players with a solo game or a match finished in the last ``STATS_WINDOW`` after their
+    profile figures were computed."""
     since = (now or timezone.now()) - STATS_WINDOW
     return list(
         Seat.objects.filter(
-            match__kind=Match.Kind.SOLO,
+            match__kind__in=[Match.Kind.SOLO, Match.Kind.MATCH],
             match__status=Match.Status.FINISHED,
             match__finished__gte=since,
         )

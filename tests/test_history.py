@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import sweep, tasks
 from games.models import Match, Notification, Seat
 from games.services import retention
+from games.services.finish import refresh_player_stats
 from games.services.play import owed_match_ids
 from tests.test_match_services import make_match, play
 
@@ -65,8 +66,8 @@ def test_each_query_of_the_sweep_reads_an_index_of_what_may_be_due(alice):
         "unweighed_attempts": Match.objects.filter(
             kind=Match.Kind.PUZZLE, status=Match.Status.FINISHED, puzzle_rated_at=None
         ).order_by("finished", "id"),
-        "finished_solo_games": Seat.objects.filter(
-            match__kind=Match.Kind.SOLO,
+        "finished_games": Seat.objects.filter(
+            match__kind__in=[Match.Kind.SOLO, Match.Kind.MATCH],
             match__status=Match.Status.FINISHED,
             match__finished__gte=now - sweep.STATS_WINDOW,
         ),
@@ -109,6 +110,54 @@ def test_a_lost_stats_task_is_caught_from_the_games_finished_lately(alice):
     assert sweep.stale_stats(now=now) == [alice.pk]
     Match.objects.filter(pk=solo.pk).update(finished=now - sweep.STATS_WINDOW * 2)
     assert sweep.stale_stats(now=now) == []  # played long ago: its task was sent then
+
+
+def test_a_lost_stats_task_of_a_match_is_caught_too(alice, bob):
+    now = timezone.now()
+    match = make_match(alice, bob)
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished=now - timedelta(hours=1)
+    )
+    assert sorted(sweep.stale_stats(now=now)) == sorted([alice.pk, bob.pk])
+    for player in (alice, bob):
+        refresh_player_stats(player.pk)
+    assert sweep.stale_stats(now=now) == []
+
+
+def test_the_profile_reads_the_figures_kept_as_games_end(client, transactional_db, alice, bob):
+    from django.urls import reverse
+
+    from games.models import PlayerStats
+    from tests.test_puzzle_ratings import start_solo_and_finish
+
+    match = make_match(alice, bob)
+    while Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
+        for user in (alice, bob):
+            if Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
+                play(match, user)
+    solo = [start_solo_and_finish(alice, seed=seed) for seed in (12, 13, 12)]
+    best = max(s.score for s in solo)
+    first_best = next(s for s in solo if s.score == best)  # in the order they were played
+    stats = refresh_player_stats(alice.pk)
+    seat = Seat.objects.get(match=match, player=alice)
+    assert (stats.match_games, stats.match_wins, stats.match_average) == (
+        1,
+        int(seat.rank == 1),
+        seat.score,
+    )
+    assert (stats.solo_games, stats.solo_best, stats.solo_best_match_id) == (
+        3,
+        best,
+        first_best.match_id,
+    )
+    page = client.get(reverse("profile", args=["alice"])).text
+    assert 'data-stat="matches">1<' in page
+    assert f'data-stat="wins">{stats.match_wins}<' in page
+    assert reverse("replay", args=[first_best.match_id]) in page
+    # What the profile shows is what was kept, not counted again from every game.
+    PlayerStats.objects.filter(player=alice).update(match_games=41, match_wins=17)
+    page = client.get(reverse("profile", args=["alice"])).text
+    assert 'data-stat="matches">41<' in page and 'data-stat="wins">17<' in page
 
 
 def test_the_sweep_forgets_old_notifications(alice, celery_worker):

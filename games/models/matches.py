@@ -88,8 +88,8 @@ class Match(models.Model):
             ),
             models.Index(
                 fields=["finished"],
-                condition=models.Q(kind="solo", status="finished"),
-                name="finished_solo_games",
+                condition=models.Q(kind__in=["solo", "match"], status="finished"),
+                name="finished_games",
             ),
         ]
 

@@ -11,7 +11,8 @@ from games.registry import DEFAULT_GAME
 
 
 class PlayerStats(models.Model):
-    """Figures shown on a profile, recomputed by a Celery task when a game ends."""
+    """Figures shown on a profile, recomputed by a Celery task when a game ends (a profile
+    reads them, not every game the player ever finished)."""
 
     player = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stats"
@@ -19,6 +20,13 @@ class PlayerStats(models.Model):
     solo_games = models.PositiveIntegerField(default=0)
     solo_best = models.IntegerField(null=True, blank=True)
     solo_average = models.FloatField(null=True, blank=True)
+    #: The solo game of ``solo_best`` (the first that reached it).
+    solo_best_match = models.ForeignKey(
+        "Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    match_games = models.PositiveIntegerField(default=0)
+    match_wins = models.PositiveIntegerField(default=0)
+    match_average = models.FloatField(null=True, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -234,16 +234,24 @@ def best_solo_game(player) -> int | None:
 
 
 def refresh_player_stats(player_id: int) -> PlayerStats:
-    """Recompute a player's profile figures from their finished games (safe to repeat)."""
-    figures = _solo_games(player_id).aggregate(
+    """Recompute a player's profile figures from their finished games (safe to repeat): solo
+    games, their best (and the game of it) and average; matches, wins and average score."""
+    solo = _solo_games(player_id).aggregate(
         games=Count("id"), best=Max("score"), average=Avg("score")
     )
+    matches = Seat.objects.filter(
+        player_id=player_id, match__kind=Match.Kind.MATCH, match__status=Match.Status.FINISHED
+    ).aggregate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score"))
     stats, _ = PlayerStats.objects.update_or_create(
         player_id=player_id,
         defaults={
-            "solo_games": figures["games"],
-            "solo_best": figures["best"],
-            "solo_average": figures["average"],
+            "solo_games": solo["games"],
+            "solo_best": solo["best"],
+            "solo_average": solo["average"],
+            "solo_best_match_id": best_solo_game(player_id),
+            "match_games": matches["games"],
+            "match_wins": matches["wins"],
+            "match_average": matches["average"],
         },
     )
     return stats

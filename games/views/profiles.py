@@ -6,16 +6,15 @@ from functools import lru_cache
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import InvalidPage, Paginator
-from django.db.models import Avg, Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import ratings, services, web
+from games import ratings, web
 from games.inputs import parse_int
-from games.models import Match, Notification, PlayerStats, Rating, Seat
+from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
 from games.services import boards, bots, dashboard, puzzles, watching
 from games.views.common import bot_choices, bot_name, open_seeks, shown_start
@@ -108,11 +107,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         for (game, pool), r in sorted(held.items())
         if r not in (rating, puzzle_rating, solving)
     ]
-    finished = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED)
-    matches = finished.filter(match__kind=Match.Kind.MATCH)
-    match_figures = matches.aggregate(
-        games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score")
-    )
     recent = (
         Seat.objects.filter(player=player, finished__isnull=False)
         .select_related("match")
@@ -138,10 +132,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         and ratings.is_provisional(puzzle_rating.games),
         "solving": solving,
         "solving_provisional": solving is None or ratings.is_provisional(solving.games),
-        "best_solo": services.best_solo_game(player),
         "other_ratings": others,
         "streak": puzzles.streak(player),
-        "match_figures": match_figures,
         "charts": _rating_charts(player, held),
         "recent": recent,
         "current": current,
