@@ -1,6 +1,8 @@
 """Following players: the service, the profile's buttons, the news it writes and the page
 "Following", which shows only the matches the reader may look at themselves."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -254,6 +256,30 @@ def test_following_what_a_follower_plays_is_no_wider_than_its_own_page(client, a
     assert client.get(watched.get_absolute_url()).status_code == 200
     assert client.get(listed.get_absolute_url()).status_code == 200
     assert client.get(left_out.get_absolute_url()).status_code == 404
+
+
+def test_following_lists_its_players_a_page_at_a_time(client, alice, monkeypatch):
+    monkeypatch.setattr(follows, "FOLLOWED_PER_PAGE", 2)
+    names = ["erin", "dora", "finn", "gus", "hal"]
+    for name in names:
+        Follow.objects.create(follower=alice, followed=User.objects.create_user(name))
+    client.force_login(alice)
+
+    def listed(page):
+        return re.findall(r'data-followed="(\w+)"', page)
+
+    first = client.get(reverse("following")).text
+    assert listed(first) == ["dora", "erin"] and 'rel="prev"' not in first
+    assert 'href="?page=2" rel="next"' in first and "Page 1 of 3" in first
+    last = client.get(reverse("following"), {"page": 3}).text
+    assert listed(last) == ["hal"] and 'href="?page=2" rel="prev"' in last
+    for wrong in ("4", "0", "two"):
+        response = client.get(reverse("following"), {"page": wrong})
+        assert response.status_code == 400
+        assert "There is no such page of players" in response.text
+        assert listed(response.text) == ["dora", "erin"]
+    german = client.get(reverse("following"), {"page": 2}, HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Seite 2 von 3" in german and ">Weiter<" in german and ">Zurück<" in german
 
 
 def test_following_is_for_accounts_and_in_german(client, alice, bob):

@@ -34,6 +34,8 @@ from games.services.writes import in_their_languages
 
 #: Matches listed for each followed player.
 PLAYING_SHOWN = 10
+#: Followed players on a page of "Following".
+FOLLOWED_PER_PAGE = 50
 #: How long after telling a player that someone follows them a new follow by the same
 #: player (after an unfollow) is not told again.
 NOTICE_EVERY = timedelta(days=1)
@@ -121,16 +123,19 @@ class Followed:
     playing: list[Match] = field(default_factory=list)
 
 
-def following(reader) -> list[Followed]:
-    """Whom ``reader`` follows, by name, with their ratings and what they play now (see the
-    module's doc): four queries however many they follow, and one more per match shown
-    that needs a check of a puzzle's secrecy. The database sends back the PLAYING_SHOWN
-    latest matches of each that the reader may look at (``visibility.watchable_where``, or
-    their own), not every match each plays; each is still checked here
-    (``visibility.check_match_visible``)."""
-    players = list(
-        User.objects.filter(followers__follower=reader, is_active=True).order_by("username")
-    )
+def followed(reader):
+    """The players ``reader`` follows, by name."""
+    return User.objects.filter(followers__follower=reader, is_active=True).order_by("username")
+
+
+def following(reader, players=None) -> list[Followed]:
+    """Whom ``reader`` follows (or ``players`` of them: a page), by name, with their ratings
+    and what they play now (see the module's doc): four queries however many they follow,
+    and one more per match shown that needs a check of a puzzle's secrecy. The database
+    sends back the PLAYING_SHOWN latest matches of each that the reader may look at
+    (``visibility.watchable_where``, or their own), not every match each plays; each is
+    still checked here (``visibility.check_match_visible``)."""
+    players = list(followed(reader) if players is None else players)
     listed = {p.pk: Followed(p) for p in players}
     for r in Rating.objects.filter(player_id__in=listed).order_by("game", "pool"):
         listed[r.player_id].ratings.append(

@@ -3,6 +3,7 @@ finding a player by the beginning of their name."""
 
 from django.contrib import messages
 from django.contrib.auth.models import User
+from django.core.paginator import InvalidPage, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -11,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import accounts, limits
+from games.inputs import parse_int
 from games.names import shown
 from games.services import MoveRefused, blocks, follows, guests, search
 
@@ -98,11 +100,24 @@ def unblock(request: HttpRequest, username: str) -> HttpResponse:
 @accounts.account_required
 @require_GET
 def following(request: HttpRequest) -> HttpResponse:
-    """Whom the player follows, with what each plays now and their ratings; a box to find
-    a player."""
+    """Whom the player follows, with what each plays now and their ratings, by name and
+    ``follows.FOLLOWED_PER_PAGE`` a page (``?page=``; a page there is not is answered with a
+    word, a 400 and the first); a box to find a player."""
     followers, _following = follows.counts(request.user)
-    context = {"entries": follows.following(request.user), "followers": followers}
-    return render(request, "games/following.html", context)
+    pages = Paginator(follows.followed(request.user), follows.FOLLOWED_PER_PAGE)
+    error = ""
+    try:
+        page = pages.page(parse_int(request.GET.get("page", "1"), minimum=1))
+    except (ValueError, InvalidPage):
+        error = _("There is no such page of players: here is the first.")
+        page = pages.page(1)
+    context = {
+        "entries": follows.following(request.user, page.object_list),
+        "page": page,
+        "followers": followers,
+        "error": error,
+    }
+    return render(request, "games/following.html", context, status=400 if error else 200)
 
 
 @require_GET
