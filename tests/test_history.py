@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 #: The tables whose indexes the plans below may choose from.
-TABLES = ("games_match", "games_seat", "games_notification", "auth_user")
+TABLES = ("games_match", "games_seat", "games_notification", "games_rating", "auth_user")
 
 
 def explained(sql: str, params, index: str) -> str:
@@ -44,16 +44,21 @@ def plan(queryset, index: str) -> str:
     return explained(sql, params, index)
 
 
-def owed_plan(player) -> str:
+def first_query(call) -> tuple[str, list]:
+    """The SQL and parameters of the first query ``call()`` makes."""
     captured = []
 
-    def explain(execute, sql, params, many, context):
+    def capture(execute, sql, params, many, context):
         captured.append((sql, params))
         return execute(sql, params, many, context)
 
-    with connection.execute_wrapper(explain):
-        owed_match_ids(player)
-    return explained(*captured[0], "seats_owing")
+    with connection.execute_wrapper(capture):
+        call()
+    return captured[0]
+
+
+def owed_plan(player) -> str:
+    return explained(*first_query(lambda: owed_match_ids(player)), "seats_owing")
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
@@ -138,7 +143,12 @@ def test_the_profile_reads_the_figures_kept_as_games_end(client, transactional_d
     solo = [start_solo_and_finish(alice, seed=seed) for seed in (12, 13, 12)]
     best = max(s.score for s in solo)
     first_best = next(s for s in solo if s.score == best)  # in the order they were played
-    stats = refresh_player_stats(alice.pk)
+    kept = PlayerStats.objects.get(player=alice)  # counted as each game ended
+    stats = refresh_player_stats(alice.pk)  # counted again from every game
+    figures = ("solo_games", "solo_best", "solo_best_match_id", "match_games", "match_wins")
+    assert [getattr(kept, f) for f in figures] == [getattr(stats, f) for f in figures]
+    assert kept.solo_average == pytest.approx(stats.solo_average)
+    assert kept.match_average == pytest.approx(stats.match_average)
     seat = Seat.objects.get(match=match, player=alice)
     assert (stats.match_games, stats.match_wins, stats.match_average) == (
         1,
@@ -214,6 +224,16 @@ def test_the_player_search_reads_its_pattern_index(alice):
 
     found = User.objects.alias(lower=Lower("username")).filter(lower__startswith="ali")
     assert "players_by_lower_name" in plan(found, "players_by_lower_name")
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_a_rating_list_reads_its_index_highest_first(alice):
+    from games.registry import DEFAULT_GAME
+    from games.services import boards
+
+    board = boards.find("", DEFAULT_GAME, "match")
+    query = first_query(lambda: boards.rows(board))
+    assert "rating_board" in explained(*query, "rating_board")
 
 
 def test_the_solo_board_reads_the_best_scores_kept_as_games_end(client, alice, bob):

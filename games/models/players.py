@@ -146,6 +146,12 @@ class Rating(models.Model):
                 fields=["player", "game", "pool"], name="rating_game_pool_unique"
             ),
         ]
+        indexes = [
+            # A rating list, highest first: read until it is full, not sorted whole.
+            models.Index(
+                models.F("game"), models.F("pool"), models.F("value").desc(), name="rating_board"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.game} {self.pool} {self.value:.0f}"

@@ -15,10 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import ratings
-from games.models import Match, Profile, Rating, Seat, SoloBest
+from games.models import Profile, Rating, SoloBest
 from games.registry import GAMES, PUZZLE_GAME
 from games.services import bots
-from games.services.lobby import game_options
 from games.services.puzzles import today
 
 #: A rating list shows players with a rated game in this many days.
@@ -119,20 +118,6 @@ def _streaks() -> list[Row]:
     return [Row(profile.player, str(profile.daily_streak)) for profile in running]
 
 
-def _solo_games(game: str):
-    """Finished solo games of ``game`` with its standard options (scores compare)."""
-    return (
-        Seat.objects.filter(
-            match__kind=Match.Kind.SOLO,
-            match__status=Match.Status.FINISHED,
-            match__game=game,
-            match__options=game_options(game, 1, {}),
-        )
-        .exclude(player__profile__guest=True)
-        .exclude(player__is_active=False)
-    )
-
-
 def _best_solo(game: str) -> list[Row]:
     """The best scores kept for each player (``finish.note_solo_best``), highest first."""
     best = (
@@ -154,7 +139,7 @@ def why_absent(board: Board, player, shown: list[Row]) -> str:
     if board.kind == STREAKS:
         return _("You are not on this list: you have no daily puzzle streak running.")
     if board.kind == SOLO:
-        if not _solo_games(board.game).filter(player=player).exists():
+        if not SoloBest.objects.filter(player=player, game=board.game).exists():
             return _("You are not on this list: you have not finished a solo game yet.")
         return _("You are not on this list: your best solo score is below its last place.")
     rating = Rating.objects.filter(player=player, game=board.game, pool=board.pool).first()

@@ -281,6 +281,52 @@ def note_solo_best(match: Match, seat: Seat) -> None:
         )
 
 
+#: How a finished game changes its player's kept figures (``note_figures``), by the kind of
+#: the game: each column from the row kept (``t``) and the game's own (``excluded``).
+_FIGURES_KEPT = {
+    Match.Kind.SOLO: """
+        solo_games = t.solo_games + 1,
+        solo_average = (COALESCE(t.solo_average, 0) * t.solo_games + excluded.solo_best)
+            / (t.solo_games + 1),
+        solo_best = CASE WHEN t.solo_best IS NULL OR excluded.solo_best > t.solo_best
+            THEN excluded.solo_best ELSE t.solo_best END,
+        solo_best_match_id = CASE WHEN t.solo_best IS NULL OR excluded.solo_best > t.solo_best
+            THEN excluded.solo_best_match_id ELSE t.solo_best_match_id END,
+        updated = excluded.updated""",
+    Match.Kind.MATCH: """
+        match_games = t.match_games + 1,
+        match_wins = t.match_wins + excluded.match_wins,
+        match_average = (COALESCE(t.match_average, 0) * t.match_games + excluded.match_average)
+            / (t.match_games + 1),
+        updated = excluded.updated""",
+}
+
+
+def note_figures(match: Match, seat: Seat) -> None:
+    """A solo game or a match ended: its player's profile figures count it (one statement,
+    in the game's own transaction; ``refresh_player_stats`` counts them all again)."""
+    solo = match.kind == Match.Kind.SOLO
+    row = {
+        "player_id": seat.player_id,
+        "solo_games": int(solo),
+        "solo_best": seat.score if solo else None,
+        "solo_average": seat.score if solo else None,
+        "solo_best_match_id": match.pk if solo else None,
+        "match_games": int(not solo),
+        "match_wins": int(not solo and seat.rank == 1),
+        "match_average": None if solo else seat.score,
+        "updated": timezone.now(),
+    }
+    table = connection.ops.quote_name(PlayerStats._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} AS t ({', '.join(row)})"
+            f" VALUES ({', '.join(['%s'] * len(row))})"
+            f" ON CONFLICT (player_id) DO UPDATE SET {_FIGURES_KEPT[match.kind]}",
+            list(row.values()),
+        )
+
+
 def recount_solo_bests(player_id: int) -> None:
     """The player's best solo scores worked out again from their games (after games became
     theirs: a guest's, adopted by an account)."""

@@ -9,13 +9,14 @@ With the change (in its transaction, adding to its writes; ``bus.with_change``):
   ``notifications.send_many``): "your move" when a decision becomes a player's, the 80%
   reminder, none once they moved;
 - ``puzzle_counts``: a finished game on a puzzle counts for the puzzle, and for its day;
-- ``solo_bests``: a finished solo game may be its player's best score (the solo leaderboard).
+- ``solo_bests``: a finished solo game may be its player's best score (the solo leaderboard);
+- ``figures``: a finished solo game or match counts in its players' profile figures.
 
 After commit (``bus.after_commit``), each sending work that the sweep would find anyway:
 
 - ``live.announce``: the new version to each reader whose page changed, chat news;
-- ``ratings``, ``puzzle_ratings``, ``figures``: the tasks that rate a finished match, weigh a
-  puzzle attempt and bring the players' profile figures up to date;
+- ``ratings``, ``puzzle_ratings``: the tasks that rate a finished match and weigh a puzzle
+  attempt;
 - ``bots``: the task that works out the moves a match's bots owe;
 - ``counted``: the metrics of moves.
 
@@ -112,6 +113,10 @@ def solo_bests(happened: Sequence[bus.Event], writes) -> None:
                 writes.later(partial(finish.note_solo_best, event.match, seat))
 
 
+#: The kinds of games a profile's figures count.
+FIGURED = (Match.Kind.SOLO, Match.Kind.MATCH)
+
+
 def ratings(happened: Sequence[bus.Event]) -> None:
     for event in happened:
         if isinstance(event, bus.MatchFinished) and event.match.rated:
@@ -124,11 +129,11 @@ def puzzle_ratings(happened: Sequence[bus.Event]) -> None:
             queue.send("games.tasks.rate_puzzle_attempt", event.match.pk)
 
 
-def figures(happened: Sequence[bus.Event]) -> None:
+def figures(happened: Sequence[bus.Event], writes) -> None:
     for event in happened:
-        if isinstance(event, bus.MatchFinished):
+        if isinstance(event, bus.MatchFinished) and event.match.kind in FIGURED:
             for seat in event.seats:
-                queue.send("games.tasks.refresh_player_stats", seat.player_id)
+                writes.later(partial(finish.note_figures, event.match, seat))
 
 
 def bots(happened: Sequence[bus.Event]) -> None:
@@ -144,7 +149,7 @@ def counted(happened: Sequence[bus.Event]) -> None:
 
 def register() -> None:
     """Subscribe the site's own subscribers (at start-up: ``GamesConfig.ready``)."""
-    for handler in (inbox, mails, puzzle_counts, solo_bests):
+    for handler in (inbox, mails, puzzle_counts, solo_bests, figures):
         bus.subscribe(handler, with_change=True)
-    for handler in (live.announce, ratings, puzzle_ratings, figures, bots, counted):
+    for handler in (live.announce, ratings, puzzle_ratings, bots, counted):
         bus.subscribe(handler)
