@@ -33,6 +33,7 @@ else already did it. Views get ``MatchView``s, never a game's state.
 from games.services.deadlines import expire, expire_many, remind
 from games.services.finish import (
     best_solo_game,
+    figures_of,
     personal_best,
     rate_match,
     rate_puzzle_attempt,
@@ -97,6 +98,7 @@ __all__ = [
     "play_again",
     "rate_match",
     "rate_puzzle_attempt",
+    "figures_of",
     "refresh_player_stats",
     "remind",
     "resign",

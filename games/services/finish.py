@@ -233,8 +233,8 @@ def best_solo_game(player) -> int | None:
     )
 
 
-def refresh_player_stats(player_id: int) -> PlayerStats:
-    """Recompute a player's profile figures from their finished games (safe to repeat): solo
+def figures_of(player_id: int) -> PlayerStats:
+    """A player's profile figures counted from their finished games (not saved): solo
     games, their best (and the game of it) and average; matches, wins and average score."""
     solo = _solo_games(player_id).aggregate(
         games=Count("id"), best=Max("score"), average=Avg("score")
@@ -242,17 +242,35 @@ def refresh_player_stats(player_id: int) -> PlayerStats:
     matches = Seat.objects.filter(
         player_id=player_id, match__kind=Match.Kind.MATCH, match__status=Match.Status.FINISHED
     ).aggregate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score"))
-    stats, _ = PlayerStats.objects.update_or_create(
+    return PlayerStats(
         player_id=player_id,
-        defaults={
-            "solo_games": solo["games"],
-            "solo_best": solo["best"],
-            "solo_average": solo["average"],
-            "solo_best_match_id": best_solo_game(player_id),
-            "match_games": matches["games"],
-            "match_wins": matches["wins"],
-            "match_average": matches["average"],
-        },
+        solo_games=solo["games"],
+        solo_best=solo["best"],
+        solo_average=solo["average"],
+        solo_best_match_id=best_solo_game(player_id),
+        match_games=matches["games"],
+        match_wins=matches["wins"],
+        match_average=matches["average"],
+    )
+
+
+#: What ``refresh_player_stats`` keeps of ``figures_of``.
+FIGURES = (
+    "solo_games",
+    "solo_best",
+    "solo_average",
+    "solo_best_match_id",
+    "match_games",
+    "match_wins",
+    "match_average",
+)
+
+
+def refresh_player_stats(player_id: int) -> PlayerStats:
+    """Recompute a player's profile figures from their finished games (safe to repeat)."""
+    counted = figures_of(player_id)
+    stats, _ = PlayerStats.objects.update_or_create(
+        player_id=player_id, defaults={name: getattr(counted, name) for name in FIGURES}
     )
     return stats
 
@@ -278,52 +296,6 @@ def note_solo_best(match: Match, seat: Seat) -> None:
             f" WHERE {table}.score < excluded.score"
             f" OR ({table}.score = excluded.score AND {table}.match_id > excluded.match_id)",
             [seat.player_id, match.game, seat.score, match.pk],
-        )
-
-
-#: How a finished game changes its player's kept figures (``note_figures``), by the kind of
-#: the game: each column from the row kept (``t``) and the game's own (``excluded``).
-_FIGURES_KEPT = {
-    Match.Kind.SOLO: """
-        solo_games = t.solo_games + 1,
-        solo_average = (COALESCE(t.solo_average, 0) * t.solo_games + excluded.solo_best)
-            / (t.solo_games + 1),
-        solo_best = CASE WHEN t.solo_best IS NULL OR excluded.solo_best > t.solo_best
-            THEN excluded.solo_best ELSE t.solo_best END,
-        solo_best_match_id = CASE WHEN t.solo_best IS NULL OR excluded.solo_best > t.solo_best
-            THEN excluded.solo_best_match_id ELSE t.solo_best_match_id END,
-        updated = excluded.updated""",
-    Match.Kind.MATCH: """
-        match_games = t.match_games + 1,
-        match_wins = t.match_wins + excluded.match_wins,
-        match_average = (COALESCE(t.match_average, 0) * t.match_games + excluded.match_average)
-            / (t.match_games + 1),
-        updated = excluded.updated""",
-}
-
-
-def note_figures(match: Match, seat: Seat) -> None:
-    """A solo game or a match ended: its player's profile figures count it (one statement,
-    in the game's own transaction; ``refresh_player_stats`` counts them all again)."""
-    solo = match.kind == Match.Kind.SOLO
-    row = {
-        "player_id": seat.player_id,
-        "solo_games": int(solo),
-        "solo_best": seat.score if solo else None,
-        "solo_average": seat.score if solo else None,
-        "solo_best_match_id": match.pk if solo else None,
-        "match_games": int(not solo),
-        "match_wins": int(not solo and seat.rank == 1),
-        "match_average": None if solo else seat.score,
-        "updated": timezone.now(),
-    }
-    table = connection.ops.quote_name(PlayerStats._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} AS t ({', '.join(row)})"
-            f" VALUES ({', '.join(['%s'] * len(row))})"
-            f" ON CONFLICT (player_id) DO UPDATE SET {_FIGURES_KEPT[match.kind]}",
-            list(row.values()),
         )
 
 

@@ -9,14 +9,13 @@ With the change (in its transaction, adding to its writes; ``bus.with_change``):
   ``notifications.send_many``): "your move" when a decision becomes a player's, the 80%
   reminder, none once they moved;
 - ``puzzle_counts``: a finished game on a puzzle counts for the puzzle, and for its day;
-- ``solo_bests``: a finished solo game may be its player's best score (the solo leaderboard);
-- ``figures``: a finished solo game or match counts in its players' profile figures.
+- ``solo_bests``: a finished solo game may be its player's best score (the solo leaderboard).
 
 After commit (``bus.after_commit``), each sending work that the sweep would find anyway:
 
 - ``live.announce``: the new version to each reader whose page changed, chat news;
-- ``ratings``, ``puzzle_ratings``: the tasks that rate a finished match and weigh a puzzle
-  attempt;
+- ``ratings``, ``puzzle_ratings``, ``figures``: the tasks that rate a finished match, weigh a
+  puzzle attempt and bring the players' profile figures up to date;
 - ``bots``: the task that works out the moves a match's bots owe;
 - ``counted``: the metrics of moves.
 
@@ -113,10 +112,6 @@ def solo_bests(happened: Sequence[bus.Event], writes) -> None:
                 writes.later(partial(finish.note_solo_best, event.match, seat))
 
 
-#: The kinds of games a profile's figures count.
-FIGURED = (Match.Kind.SOLO, Match.Kind.MATCH)
-
-
 def ratings(happened: Sequence[bus.Event]) -> None:
     for event in happened:
         if isinstance(event, bus.MatchFinished) and event.match.rated:
@@ -129,11 +124,11 @@ def puzzle_ratings(happened: Sequence[bus.Event]) -> None:
             queue.send("games.tasks.rate_puzzle_attempt", event.match.pk)
 
 
-def figures(happened: Sequence[bus.Event], writes) -> None:
+def figures(happened: Sequence[bus.Event]) -> None:
     for event in happened:
-        if isinstance(event, bus.MatchFinished) and event.match.kind in FIGURED:
+        if isinstance(event, bus.MatchFinished):
             for seat in event.seats:
-                writes.later(partial(finish.note_figures, event.match, seat))
+                queue.send("games.tasks.refresh_player_stats", seat.player_id)
 
 
 def bots(happened: Sequence[bus.Event]) -> None:
@@ -149,7 +144,7 @@ def counted(happened: Sequence[bus.Event]) -> None:
 
 def register() -> None:
     """Subscribe the site's own subscribers (at start-up: ``GamesConfig.ready``)."""
-    for handler in (inbox, mails, puzzle_counts, solo_bests, figures):
+    for handler in (inbox, mails, puzzle_counts, solo_bests):
         bus.subscribe(handler, with_change=True)
-    for handler in (live.announce, ratings, puzzle_ratings, bots, counted):
+    for handler in (live.announce, ratings, puzzle_ratings, figures, bots, counted):
         bus.subscribe(handler)

@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import ratings, web
+from games import ratings, services, web
 from games.inputs import parse_int
 from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
@@ -97,7 +97,9 @@ def notifications(request: HttpRequest) -> HttpResponse:
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
-    stats = PlayerStats.objects.filter(player=player).first()
+    # The figures kept by the task that follows each finished game; counted here only until
+    # it first ran.
+    stats = PlayerStats.objects.filter(player=player).first() or services.figures_of(player.pk)
     held = {(r.game, r.pool): r for r in Rating.objects.filter(player=player)}
     rating = held.get((DEFAULT_GAME, Rating.Pool.MATCH))
     puzzle_rating = held.get((PUZZLE_GAME, Rating.Pool.PUZZLE))
