@@ -622,6 +622,31 @@ BOARDS = {
 }
 
 
+def blocks_read(client: Client, url: str) -> tuple[int, int, str]:
+    """The work of one request for ``url`` in PostgreSQL's 8-kB blocks, which follow the rows
+    read and not the machine's speed: the blocks each of its SELECTs touches (``EXPLAIN
+    (ANALYZE, BUFFERS)``, run again after the request), their sum, the most of one, and
+    the start of that query."""
+    captured: list[tuple[str, object]] = []
+
+    def capture(execute, sql, params, many, context):
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        client.get(url, secure=True)
+    touched = []
+    with connection.cursor() as cursor:
+        for sql, params in captured:
+            if not sql.lstrip().upper().startswith("SELECT"):
+                continue
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql, params)
+            plan = cursor.fetchone()[0][0]["Plan"]
+            touched.append((plan["Shared Hit Blocks"] + plan["Shared Read Blocks"], sql))
+    most, query = max(touched, default=(0, ""))
+    return sum(count for count, _sql in touched), most, " ".join(query.split())[:90]
+
+
 def measure(client: Client, player: User, args: argparse.Namespace) -> None:
     pages = {
         "profile": reverse("profile", args=[player.username]),
@@ -635,6 +660,10 @@ def measure(client: Client, player: User, args: argparse.Namespace) -> None:
     check_lists(client, pages, args.seeks)
     for name, url in pages.items():
         report(name, *timed(client, url, args.requests))
+    print("blocks read by each page's queries (8 kB each): all of them, the most of one")
+    for name, url in pages.items():
+        total, most, query = blocks_read(client, url)
+        print(f"{name:<26} {total:6d} {most:6d}  {query}")
     report(
         "profile, cache emptied",
         *timed(
