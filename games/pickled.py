@@ -57,7 +57,7 @@ def frozen(kind: type, values: tuple) -> Any:
     names = _slotted_fields(kind)
     if names is None or len(names) != len(values):
         raise pickle.UnpicklingError(f"{kind.__name__} is not the dataclass it was")
-    made = object.__new__(kind)
+    made: Any = object.__new__(kind)
     for name, value in zip(names, values, strict=True):
         object.__setattr__(made, name, value)
     return made

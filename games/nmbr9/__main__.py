@@ -50,7 +50,7 @@ def _play_plusplus(seed: int, options: Options, out) -> int:
     if game.specials:
         print(f"special tiles in play: {', '.join(game.specials)}", file=out)
     while not game.is_over():
-        decision = game.decision(0)
+        decision = game.expect_decision(0)
         cards = " ".join(
             str(number) if marker is None else f"{number} (marker {marker})"
             for marker, number in decision.cards

@@ -206,13 +206,13 @@ def _shape_and_rules(
 ) -> tuple[int, Collection[str], int | None]:
     """The shape index of ``piece`` and the checked ``relax`` and ``max_level``
     (InvalidPlacement for a bad one)."""
-    if piece.__class__ is int and mirrored is False and 0 <= piece <= 9:  # type: ignore[operator]
+    if piece.__class__ is int and mirrored is False and 0 <= piece <= 9:
         sid = piece
     else:
         sid = _shape_of(piece, mirrored)
     if relax or max_level is not None:
         relax, max_level = Board._rules(relax, max_level)
-    return sid, relax, max_level  # type: ignore[return-value]
+    return sid, relax, max_level
 
 
 def _kernel_rules(
@@ -544,10 +544,11 @@ class Board:
             level = 0
         else:
             tiles = self._tiles
-            first = beneath[0]
+            covered: list[int] = beneath  # type: ignore[assignment]  # no None in it here
+            first = covered[0]
             below = tiles[first][1]
             single = True
-            for index in beneath:
+            for index in covered:
                 if index != first:
                     single = False
                     if tiles[index][1] != below:
@@ -645,7 +646,7 @@ class Board:
     @staticmethod
     def _rules(relax: object, max_level: object) -> tuple[frozenset[str], int | None]:
         relax = _NO_RELAX if not relax else _check_relax(relax)
-        return relax, _check_max_level(max_level)  # type: ignore[return-value]
+        return relax, _check_max_level(max_level)
 
     def level_of(
         self,
@@ -797,7 +798,7 @@ class Board:
         an empty board: the distinct orientations at (0, 0).
         """
         placements, starts = self._generate(piece, relax, mirrored, max_level)
-        moves = []
+        moves: list[tuple[Placement, int]] = []
         for level in range(len(starts) - 1):
             moves.extend((p, level) for p in placements[starts[level] : starts[level + 1]])
         return moves
@@ -890,8 +891,8 @@ class Board:
         piece, mirrored = PIECE_OF[sid]
         rotations = range(ROTATIONS_OF[sid])
         if not self._tiles:
-            first = [_new_placement(piece, 0, 0, r, mirrored) for r in rotations]
-            return first, [0, len(first)]
+            spots = [_new_placement(piece, 0, 0, r, mirrored) for r in rotations]
+            return spots, [0, len(spots)]
         found = self._compiled(sid, relax, max_level)
         if found is not None:
             coords, starts = found
@@ -901,7 +902,7 @@ class Board:
         min_x, min_y, max_x, max_y = self._bounds  # type: ignore[misc]
         near_edge = min(min_x, min_y) < -_SAFE or max(max_x, max_y) > _SAFE
         offsets_by_rotation = _OFFSETS[sid]
-        placements: list[Placement] = []
+        placements = []
         append = placements.append
         starts = [0]
 

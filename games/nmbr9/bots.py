@@ -71,7 +71,7 @@ BUDGETS = {
 def _check_strength(strength: object) -> Budget:
     if strength not in BUDGETS:
         raise ValueError(f"strength must be one of {', '.join(STRENGTHS)}, not {strength!r}")
-    return BUDGETS[strength]  # type: ignore[index]
+    return BUDGETS[strength]
 
 
 def place(

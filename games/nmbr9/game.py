@@ -449,7 +449,7 @@ class Game:
 
     def _cards_of_step(self, step: int) -> tuple[tuple[int | None, int], ...]:
         if self._variant == "level_to_level":
-            return self._shows[step]  # type: ignore[return-value]
+            return self._shows[step]
         return ((None, self._cards[step]),)
 
     def _seen(self, viewer: int | None) -> int:
@@ -839,21 +839,21 @@ class Game:
                 levels.append(level)
                 main = "place"
             elif isinstance(step, Reserve):
-                number = decision.cards[0][1] if variant != "level_to_level" else None
+                card = decision.cards[0][1] if variant != "level_to_level" else None
                 if variant == "level_to_level":
-                    marker = 0 if step.marker is None else step.marker
-                    number = dict(self._shows[decision.step]).get(marker)
-                    if number is None:
+                    under = 0 if step.marker is None else step.marker
+                    card = dict(self._shows[decision.step]).get(under)
+                    if card is None:
                         raise GameError(
-                            f"there is no card under marker {marker} this round",
+                            f"there is no card under marker {under} this round",
                             code="no card",
-                            marker=marker,
+                            marker=under,
                         )
-                assert number is not None
-                marker = self._card(decision, step.marker, number)
+                assert card is not None
+                marker = self._card(decision, step.marker, card)
                 self._use(seat, "reserve")
-                seat.reserve = _Reserve(number, marker, board.height() - 1)
-                seat.taken[number] += 1
+                seat.reserve = _Reserve(card, marker, board.height() - 1)
+                seat.taken[card] += 1
                 main = "reserve"
             elif isinstance(step, Reject):
                 if variant != "two_of_three":
@@ -876,7 +876,7 @@ class Game:
                         f"you have already built your {piece}", code="filler used", filler=piece
                     )
                 levels.append(board.place(step.placement, max_level=top))
-                seat.fillers.remove(piece)  # type: ignore[arg-type]
+                seat.fillers.remove(piece)
                 extras = True
             elif isinstance(step, Move):
                 self._use(seat, "move")
@@ -930,7 +930,8 @@ class Game:
         """
         player = self._check_player(player)
         decision = self.expect_decision(player)
-        seat, accepted, refused = self._seats[player], [], None
+        seat, refused = self._seats[player], None
+        accepted: list[Step] = []
         for step in steps:
             try:
                 seat = self._execute(player, decision, Turn((*accepted, step)), partial=True)
@@ -997,7 +998,7 @@ class Game:
         decision = self.expect_decision(player)
         board = self._seats[player].board
         level_to_level = self._variant == "level_to_level"
-        turns = []
+        turns: list[Turn] = []
         for marker, number in decision.cards:
             cap = decision.cap(marker)
             mark = marker if level_to_level else None
@@ -1067,12 +1068,14 @@ class Game:
                 board = self._execute(player, decision, Turn(tuple(steps)), partial=True).board
             else:
                 board = self._seats[player].board
+            candidates: list[Step | None]
             if kind == "place":
                 candidates = [
                     self._random_place(board, number, chosen, cap, mark, rng),
                     self._random_place(board, number, (), cap, mark, rng),
                 ]
             elif kind == "build":
+                assert decision.reserved is not None
                 options = board.legal_placements(decision.reserved, max_level=decision.reserved_cap)
                 candidates = [Build(rng.choice(options))] if options else []
             elif kind == "move":

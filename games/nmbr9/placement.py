@@ -8,6 +8,7 @@ for a start tile.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,7 +144,7 @@ class Placement:
         """The shape index (see ``games.nmbr9.tiles``): the number for an upright number tile."""
         piece = self.piece
         if piece.__class__ is int:
-            return piece + 10 if self.mirrored else piece  # type: ignore[operator]
+            return piece + 10 if self.mirrored else piece
         return SHAPE_INDEX[piece, False]
 
     def offsets(self) -> tuple[tuple[int, int], ...]:
@@ -213,9 +214,14 @@ class Placement:
         return p
 
 
+def _slot_setter(name: str) -> Callable[[Placement, Any], None]:
+    """The setter of ``Placement``'s slot ``name``, which bypasses the frozen check."""
+    return getattr(Placement, name).__set__
+
+
 _new = object.__new__
-_set_piece = Placement.piece.__set__  # type: ignore[attr-defined]
-_set_x = Placement.x.__set__  # type: ignore[attr-defined]
-_set_y = Placement.y.__set__  # type: ignore[attr-defined]
-_set_rotation = Placement.rotation.__set__  # type: ignore[attr-defined]
-_set_mirrored = Placement.mirrored.__set__  # type: ignore[attr-defined]
+_set_piece = _slot_setter("piece")
+_set_x = _slot_setter("x")
+_set_y = _slot_setter("y")
+_set_rotation = _slot_setter("rotation")
+_set_mirrored = _slot_setter("mirrored")

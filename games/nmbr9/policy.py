@@ -209,10 +209,12 @@ def evaluate(
 
 
 def _assumed_supply(board: Board, number: int) -> dict[int, int]:
-    """Two of each number minus the tiles on the board and the one being placed."""
+    """Two of each number minus the number tiles on the board (not its start tile or gap
+    fillers) and the one being placed."""
     supply = dict.fromkeys(range(10), 2)
-    for placement in (*board.placements, Placement._unchecked(number, 0, 0, 0)):
-        supply[placement.number] = max(0, supply[placement.number] - 1)
+    for placed in (*(p.number for p in board.placements), number):
+        if placed is not None:
+            supply[placed] = max(0, supply[placed] - 1)
     return supply
 
 
@@ -370,14 +372,14 @@ def choose(
     moves = [(placement, level) for placement, level, _ in scored]
     values = [value for _, _, value in scored]
     if lookahead > 0 and remaining > 0 and len(moves) > 1:
-        future = dict(supply) if supply is not None else _assumed_supply(board, number)
+        upcoming = dict(supply) if supply is not None else _assumed_supply(board, number)
         order = sorted(range(len(moves)), key=lambda i: -values[i])[:lookahead]
         looked = {}
         for i in order:
             placement, level = moves[i]
             after = board.copy()
             after.place(placement)
-            looked[i] = values[i] + _best_next(after, future, weights)
+            looked[i] = values[i] + _best_next(after, upcoming, weights)
         values = [looked.get(i, float("-inf")) for i in range(len(moves))]
     top = max(values)
     best = [moves[i][0] for i, value in enumerate(values) if value > top - 1e-9]
@@ -429,7 +431,7 @@ class _Planner:
         self, game: Game, player: int, weights: Weights, turn_weights: TurnWeights
     ) -> None:
         self.game = game
-        self.decision = game.decision(player)
+        self.decision = game.expect_decision(player)
         self.board = game.board(player)
         self.supply = game.supply(player)
         self.remaining = game.tiles_to_come(player)
@@ -529,7 +531,7 @@ class _Planner:
         plain = self.best(self.board, number, cap)
         plain_level = plain[1] if plain else 0
         lifted = [name for name in ("one", "bridge", "loose") if name in decision.specials]
-        legal = frozenset(self.board.legal_placements(number, max_level=cap)) if lifted else None
+        legal = frozenset(self.board.legal_placements(number, max_level=cap) if lifted else ())
         for name in lifted:
             move = self.best(self.board, number, cap, frozenset({name}), exclude=legal)
             if move is None:

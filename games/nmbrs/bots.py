@@ -121,9 +121,9 @@ def _playout(world: State, player: int, move: Move) -> float:
     except ValueError:
         return float("-inf")
     for _ in range(PLAYOUT_STEPS):
-        if state.over or state.deal != deal:
-            break
         mover = state.to_move
+        if state.over or state.deal != deal or mover is None:
+            break
         apply(state, mover, choose(state, mover))
     gains = [after - start for after, start in zip(state.scores, before, strict=True)]
     others = [g for p, g in enumerate(gains) if p != player and not state.left[p]]

@@ -560,9 +560,11 @@ def plan(state: State, player: int, move: Move) -> Plan:
             _check_series(state, result)
             changes = [(state.next_series, result)]
         case "extend":
+            assert move.series is not None
             result = _extended(state, move, new)
             changes = [(move.series, result)]
         case "insert":
+            assert move.series is not None
             result = _inserted(state, move, new)
             changes = [(move.series, result)]
         case "cross":
@@ -614,6 +616,7 @@ def _check_hand_left(
 
 
 def _extended(state: State, move: Move, new: list[Slot]) -> tuple[Slot, ...]:
+    assert move.series is not None
     old = state.series(move.series)
     low, high = old[0][1], old[-1][1]
     numbers = _numbers(new)
@@ -650,6 +653,7 @@ def _extended(state: State, move: Move, new: list[Slot]) -> tuple[Slot, ...]:
 
 
 def _inserted(state: State, move: Move, new: list[Slot]) -> tuple[Slot, ...]:
+    assert move.series is not None
     old = state.series(move.series)
     low, high = old[0][1], old[-1][1]
     numbers = _numbers(new)
@@ -677,6 +681,7 @@ def _inserted(state: State, move: Move, new: list[Slot]) -> tuple[Slot, ...]:
 
 
 def _crossed(state: State, move: Move, new: list[Slot]) -> tuple[Slot, ...]:
+    assert move.series is not None
     old = state.series(move.series)
     shared = [slot for slot in old if slot[1] == move.at]
     if not shared:
@@ -692,7 +697,7 @@ def _crossed(state: State, move: Move, new: list[Slot]) -> tuple[Slot, ...]:
 
 
 def _joined(state: State, move: Move, new: list[Slot]) -> tuple[int, int, tuple[Slot, ...]]:
-    assert move.other is not None
+    assert move.series is not None and move.other is not None
     if move.series == move.other:
         raise _refuse("join needs two different series", "same-series", series=move.series)
     first, second = state.series(move.series), state.series(move.other)
@@ -730,7 +735,7 @@ def _joined(state: State, move: Move, new: list[Slot]) -> tuple[int, int, tuple[
 
 
 def _plan_swap(state: State, player: int, move: Move) -> Plan:
-    assert move.card is not None
+    assert move.card is not None and move.series is not None
     if move.card in JOKERS:
         raise _refuse("swap names the number card that replaces a joker", "swap-a-number")
     if state.owed is not None:
@@ -773,6 +778,7 @@ def _check_turn(state: State, player: int, move: Move) -> None:
         raise _refuse("you have left this match", "left")
     if player != state.to_move:
         if state.phase == "offer":
+            assert state.offer_to is not None
             raise _refuse(
                 f"player {state.offer_to + 1} is being offered the discard",
                 "not-your-turn",

@@ -97,8 +97,8 @@ class Placed:
                 "joker-without-number",
                 joker=token,
             )
-        number = _number(token)
-        return cls(number, str(number))
+        value = _number(token)
+        return cls(value, str(value))
 
     def __str__(self) -> str:
         return f"{self.card}={self.number}" if self.joker else self.card
@@ -197,10 +197,10 @@ series=3, other=None, at=14, card=None)
                 )
             object.__setattr__(self, "card", card)
         object.__setattr__(self, "cards", tuple(sorted(cards)))
-        if self.kind == "join" and self.series > self.other:
-            series, other = self.other, self.series
-            object.__setattr__(self, "series", series)
-            object.__setattr__(self, "other", other)
+        series, other = self.series, self.other
+        if self.kind == "join" and series is not None and other is not None and series > other:
+            object.__setattr__(self, "series", other)
+            object.__setattr__(self, "other", series)
 
     @classmethod
     def parse(cls, text: str) -> Move:

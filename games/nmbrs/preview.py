@@ -215,13 +215,13 @@ def needs(view: View, cards: Iterable[str]) -> list[Need]:
         return []
     least = min(more for more, _ in fewest.values())
     found = []
-    for (kind, series, other), (more, done) in fewest.items():
+    for (kind, series, other), (more, plans) in fewest.items():
         if more != least:
             continue
         if more == 1:
-            extra = {card for p in done for card in p.out} - picked
+            extra = {card for p in plans for card in p.out} - picked
         else:
-            extra = set(min(done, key=lambda p: (-p.points, str(p.move))).out) - picked
+            extra = set(min(plans, key=lambda p: (-p.points, str(p.move))).out) - picked
         found.append(Need(kind, more, sort_hand(list(extra)), series, other))
     # A cross through the end of a series the same cards extend (or fill in) says nothing new.
     other_ways = {(n.series, n.cards) for n in found if n.kind != "cross"}

@@ -59,6 +59,12 @@ def test_lookahead_plays_legal_deterministic_moves():
         game.place(0, placement)
 
 
+def test_lookahead_without_a_supply_passes_over_start_tiles_and_gap_fillers():
+    # The supply it assumes counts number tiles alone: a start tile or a gap filler has none.
+    for board in (Board("S1@0,0r0"), Board("8@0,0r0 F1@3,0r0")):
+        assert board.is_legal(choose(board, 3, lookahead=2))
+
+
 def policy_game(seed, options, modules=True):
     """A solo game played by ``choose_turn``: the score and the turns."""
     from games.nmbr9 import Options
