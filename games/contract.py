@@ -58,8 +58,8 @@ were offered (only moves that keep none are played at once): committing comes be
 trying, and a refused move's reason tells nothing of the move tried.
 
 **Standing answers.** A game may let a player choose answers given for them at once
-(``standing_move(state, player, prefs)``: a move, or None; nmbrs!'s "always pass"), from the
-player's choices for the match, which its web adapter names in ``prefs``.
+(``StandingRules.standing_move(state, player, prefs)``: a move, or None; nmbrs!'s "always
+pass"), from the player's choices for the match, which its web adapter names in ``prefs``.
 
 **Own pace.** A game may let the players of a match go through it each at their own speed
 (``PaceRules``; NMBR 9's free pace): a player ahead then knows what those behind have yet to
@@ -73,7 +73,9 @@ bot knows no more than a player in its seat.
 alone with ``puzzle_options`` and measured against ``puzzle_par(seed)``, the best score a
 search finds knowing every secret of the deal (``puzzle_par_line`` also gives its moves).
 
-``tests/contract/`` runs every registered game through random playouts that check all of this.
+``tests/contract/`` runs every registered game through random playouts that check all of this;
+the type checker (``./run check``) holds each game's rules object to ``Rules`` and to the
+Protocols of what it offers besides where ``games.registry`` names them.
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ __all__ = [
     "PaceRules",
     "PuzzleRules",
     "Rules",
+    "StandingRules",
     "View",
     "competition_ranks",
 ]
@@ -312,6 +315,16 @@ class CommitRules(Protocol):
 
 
 @runtime_checkable
+class StandingRules(Protocol):
+    """What a game adds to let a player choose answers given for them at once."""
+
+    def standing_move(self, state: Any, player: int, prefs: Mapping[str, Any]) -> Any:
+        """The move ``player`` makes without being asked now, from their standing choices
+        for the match (``prefs``, named by the game's web adapter); None for none."""
+        ...
+
+
+@runtime_checkable
 class PaceRules(Protocol):
     """What a game adds whose players may go through a match each at their own speed."""
 
@@ -325,8 +338,11 @@ class PaceRules(Protocol):
 class BotRules(Protocol):
     """What a game adds to let bots play it."""
 
-    #: The strengths of its bots, weakest first.
-    bot_strengths: tuple[str, ...]
+    @property
+    def bot_strengths(self) -> tuple[str, ...]:
+        """The strengths of its bots, weakest first (a read-only member: a game may give
+        a narrower type, such as its own tuple of three)."""
+        ...
 
     def bot_move(self, state: Any, player: int, strength: str, rng: random.Random) -> Any:
         """The move a bot of ``strength`` makes for ``player``, who owes a decision.
@@ -341,8 +357,12 @@ class BotRules(Protocol):
 class PuzzleRules(Protocol):
     """What a game adds to offer puzzles: fixed deals played alone, scored against par."""
 
-    #: The options of a game played on a puzzle (``Rules.options`` reads them).
-    puzzle_options: Mapping[str, Any]
+    @property
+    def puzzle_options(self) -> Mapping[str, Any]:
+        """The options of a game played on a puzzle (``Rules.options`` reads them; a
+        read-only member: a game may give a narrower type, such as a dict)."""
+        ...
+
     #: ``Rules.progress`` of a player whose game on a puzzle is over.
     puzzle_length: int
 

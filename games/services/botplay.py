@@ -13,6 +13,7 @@ import logging
 import random
 
 from games import queue
+from games.contract import BotRules
 from games.models import Match, Seat
 from games.services.kept import load
 from games.services.play import play
@@ -61,6 +62,8 @@ def think(record: Record, seat: Seat):
     """The move of the bot in ``seat``, from what the seat's player may know: a state drawn
     by the game's ``sample_hidden`` for the seat, never the state itself."""
     rules = record.rules
+    if not isinstance(rules, BotRules):
+        raise ValueError(f"bots do not play {rules.slug}")
     rng = random.Random(f"bot:{record.match.seed}:{seat.index}:{record.ply}")
     sample = rules.sample_hidden(record.state, seat.index, rng)
     return rules.bot_move(sample, seat.index, seat.bot, rng)

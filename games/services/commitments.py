@@ -42,6 +42,8 @@ def check_commitments(record: Record, seat: Seat, move, *, offered: bool = True)
     first, so that nothing the commitment decides is tried before (not even by the reasons
     a refused move would give)."""
     rules, state = record.rules, record.state
+    if not isinstance(rules, CommitRules):  # nothing to commit to, nothing committed
+        return
     kept = commitment_of(record, seat)
     if kept:
         rules.check_commitment(state, seat.index, kept, move)

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.contract import LEAVE, IllegalMove
+from games.contract import LEAVE, IllegalMove, StandingRules
 from games.models import Match, Seat
 from games.services import bots, bus, finish, unit
 from games.services.commitments import auto_move
@@ -68,7 +68,7 @@ def _automatic_moves(change: unit.Change) -> None:
     and the answers a player chose to give always (``standing_move``, if the game has it)."""
     record = change.record
     rules = record.rules
-    standing = getattr(rules, "standing_move", None)
+    standing = rules.standing_move if isinstance(rules, StandingRules) else None
 
     def waiting(seat: Seat) -> bool:
         overdue = seat.overdue and seat.turn == rules.turn(record.state, seat.index)

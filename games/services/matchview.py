@@ -72,9 +72,10 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
     """What the player of ``seat`` (None: a spectator) may see of the record."""
     rules, state = record.rules, record.state
     view = rules.view(state, None if seat is None else seat.index)
-    commitment, may_commit = "", ()
+    commitment = ""
+    may_commit: tuple[str, ...] = ()
     owing = seat is not None and not seat.has_left and seat.index in rules.to_move(state)
-    if owing:
+    if owing and seat is not None:
         commitment = commitment_of(record, seat)
         may_commit = offered_commitments(record, seat)
     return MatchView(
@@ -130,10 +131,13 @@ def draft(mv: MatchView, text: str) -> tuple[Any, IllegalMove | None]:
         return mv.view, None
     if mv.may_commit:
         return mv.view, IllegalMove(gettext(MUST_COMMIT), code="commit first")
+    rules = rules_of(mv.match)
+    if not isinstance(rules, DraftRules):  # ``drafts`` said it is one
+        return mv.view, None
     state = cached_state(mv.match.pk, mv.position or None)
     if state is None:  # not in this process (or no longer): read again
         state = load(mv.match, mv.seats).state
-    return rules_of(mv.match).draft(state, mv.seat.index, text)
+    return rules.draft(state, mv.seat.index, text)
 
 
 def history(mv: MatchView, *, everyone: bool = False) -> tuple[Frame, ...]:

@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 
 from games import accounts, limits, web
 from games.models import Match, Puzzle
-from games.registry import PUZZLE_GAME
 from games.services import MoveRefused, bots
 
 
@@ -72,9 +71,9 @@ def bot_name(strength: str) -> str:
     return names.get(strength) or _("%(strength)s bot") % {"strength": strength.capitalize()}
 
 
-def shown_start(puzzle: Puzzle) -> dict:
+def shown_start(puzzle: Puzzle) -> dict[str, str]:
     """What the puzzle shows before play starts, as its game's adapter draws it."""
-    return web.adapter_for(PUZZLE_GAME).puzzle_start(puzzle)
+    return web.puzzle_adapter().puzzle_start(puzzle)
 
 
 def guest_limit_page(request: HttpRequest, wait: int) -> HttpResponse:

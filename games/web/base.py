@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 from games.names import shown
 
 if TYPE_CHECKING:
+    from games.models import Puzzle, Seat
     from games.services import MatchView
 
 
-def first_error(form) -> str:
+def first_error(form: forms.BaseForm) -> str:
     """The first of a form's errors, with the field it is about."""
     for name, errors in form.errors.items():
         label = "" if name == "__all__" else f"{name}: "
@@ -38,25 +39,25 @@ def sentence(reason: str) -> str:
     return f"{reason[:1].upper()}{reason[1:]}{end}"
 
 
-def left_text(seat) -> str:
+def left_text(seat: Seat) -> str:
     """What the log says of a player who left a match."""
     if seat.state == seat.State.RESIGNED:
         return _("%(player)s resigned.") % {"player": shown(seat.player.username)}
     return _("%(player)s was dropped.") % {"player": shown(seat.player.username)}
 
 
-def reason_text(refused, reasons, **extra) -> str:
+def reason_text(refused: Exception, reasons: Mapping[str, Any], **extra: Any) -> str:
     """Why a request was refused, in the page's language: ``reasons`` (code: text with
     ``%(param)s`` places) say it for the codes a game's rules give, filled in from the
     refusal's ``params`` (lists written out) and ``extra``; anything else (the services'
     own refusals, already translated) keeps its words."""
-    text = reasons.get(getattr(refused, "code", None))
+    text = reasons.get(getattr(refused, "code", ""))
     words = getattr(refused, "reason", None) or str(refused)
     if text is None:
         return words
     params = {
         name: ", ".join(str(v) for v in value) if isinstance(value, list | tuple) else value
-        for name, value in refused.params.items()
+        for name, value in getattr(refused, "params", {}).items()
     }
     try:
         return str(text) % {**params, **extra}
@@ -69,7 +70,7 @@ class WrongMove(ValueError):
     step wants instead), in the page's language; ``shown`` is the progress to show with it:
     what the move tried, nothing played."""
 
-    def __init__(self, message: str, shown) -> None:
+    def __init__(self, message: str, shown: Any) -> None:
         super().__init__(message)
         self.shown = shown
 
@@ -111,7 +112,13 @@ class Tutorial(Protocol):
 
 @runtime_checkable
 class WebAdapter(Protocol):
-    """Every member of a game's web adapter that the views use."""
+    """Every member of a game's web adapter that the views use.
+
+    The type checker holds each adapter to it where ``games.web.registry`` names it: an
+    adapter without one of these members, or with one of another type or signature, fails
+    ``./run check``. The members the views only read and an adapter may give a narrower
+    type (its own form, its own mapping) are read-only properties here; an adapter may make
+    them plain class attributes."""
 
     #: Its game's slug; the play area (a template with a ``turn`` partial that previews
     #: swap); the replay's page (with a ``step`` partial); the help page.
@@ -119,13 +126,17 @@ class WebAdapter(Protocol):
     template: str
     replay_template: str
     help_template: str
-    #: The form of the game's options on the new-match page (its cleaned data are the
-    #: options).
-    options_form: type[forms.Form]
-    #: The standing choices a player can make for a match, by name, with their label.
-    prefs: Mapping[str, Any]
     #: The game in one line, for the home page.
     tagline: Any
+
+    @property
+    def options_form(self) -> type[forms.Form]:
+        """The form of the game's options on the new-match page (its cleaned data are the
+        options)."""
+
+    @property
+    def prefs(self) -> Mapping[str, Any]:
+        """The standing choices a player can make for a match, by name, with their label."""
 
     @property
     def tutorial(self) -> Tutorial | None:
@@ -138,8 +149,10 @@ class WebAdapter(Protocol):
         """What a GET asks for besides the page, as ``context``'s keywords (ValueError: a
         message for the player)."""
 
-    def context(self, mv: MatchView, **query: Any) -> dict[str, Any]:
-        """The template context of the play area."""
+    def context(self, mv: MatchView, *args: Any, **query: Any) -> dict[str, Any]:
+        """The template context of the play area, with what ``read_query`` read (and
+        ``preview``) as keywords: each adapter names its own, which the type checker takes
+        for ``*args: Any, **query: Any``."""
 
     def preview_url(self, mv: MatchView, context: dict[str, Any]) -> str | None:
         """The address of a preview, for the browser's history (None: keep the address)."""
@@ -177,7 +190,13 @@ class PuzzleWebAdapter(WebAdapter, Protocol):
     """The web adapter of the game whose deals are the site's puzzles (``PUZZLE_GAME``): its
     ``replay`` also takes ``par_line``, the moves that reach the puzzle's par."""
 
-    def puzzle_start(self, puzzle: Any) -> dict[str, str]:
+    def replay(
+        self, mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
+    ) -> dict[str, Any]:
+        """A step of a finished match (``WebAdapter.replay``); on a puzzle, ``par_line``
+        (``Puzzle.par_line``, the moves that reach its par) is shown beside it."""
+
+    def puzzle_start(self, puzzle: Puzzle) -> dict[str, str]:
         """What a puzzle shows before play starts: ``svg`` and a sentence, ``text``."""
 
 

@@ -1,6 +1,11 @@
 """Each game's web adapter (``games.web.base.WebAdapter``) by its slug: one for every game
 of the rules' registry (``games.registry.GAMES``), which ``missing()`` and the system check
-``games.E001`` verify, so a list of the games needs no filter."""
+``games.E001`` verify, so a list of the games needs no filter.
+
+Each adapter is named here with the Protocol it must fit (the puzzles' game's with
+``PuzzleWebAdapter``): the type checker (``./run check``) fails where an adapter misses a
+member or has one of another type or signature, which the run-time checks, by name alone,
+would let through."""
 
 from __future__ import annotations
 
@@ -11,8 +16,11 @@ from games.web.base import PuzzleWebAdapter, WebAdapter
 from games.web.nmbr9 import ADAPTER as NMBR9
 from games.web.nmbrs import ADAPTER as NMBRS
 
+_NMBR9: PuzzleWebAdapter = NMBR9
+_NMBRS: WebAdapter = NMBRS
+
 #: Every game's web adapter by its slug.
-ADAPTERS: dict[str, WebAdapter] = {adapter.slug: adapter for adapter in (NMBR9, NMBRS)}
+ADAPTERS: dict[str, WebAdapter] = {adapter.slug: adapter for adapter in (_NMBR9, _NMBRS)}
 
 
 def adapter_for(slug: str) -> WebAdapter:
@@ -21,6 +29,13 @@ def adapter_for(slug: str) -> WebAdapter:
         return ADAPTERS[slug]
     except KeyError:
         raise ValueError(f"unsupported game: {slug!r}") from None
+
+
+def puzzle_adapter() -> PuzzleWebAdapter:
+    """The web adapter of the game the site's puzzles are deals of."""
+    adapter = ADAPTERS[PUZZLE_GAME]
+    assert isinstance(adapter, PuzzleWebAdapter), f"{PUZZLE_GAME}'s adapter draws no puzzle"
+    return adapter
 
 
 def missing() -> list[str]:
@@ -38,6 +53,6 @@ def missing() -> list[str]:
 
 
 @checks.register()
-def check_adapters(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_adapters(app_configs: object = None, **kwargs: object) -> list[checks.CheckMessage]:
     """Django's system check: every hosted game has a web adapter that fits the views."""
     return [checks.Error(problem, id="games.E001") for problem in missing()]

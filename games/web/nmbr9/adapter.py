@@ -21,11 +21,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.inputs import parse_int
+from games.models import Puzzle
 from games.names import shown
 from games.nmbr9 import Board, Placement
 from games.nmbr9.policy import choose
 from games.services import MatchView
-from games.web.base import LogEntry, sentence
+from games.web.base import LogEntry, Tutorial, sentence
 from games.web.nmbr9 import replay, words
 from games.web.nmbr9.compose import Compose, compose_turn
 from games.web.nmbr9.forms import OptionsForm, read_turn
@@ -49,7 +50,7 @@ class Nmbr9Web:
     )
 
     @property
-    def tutorial(self):
+    def tutorial(self) -> Tutorial:
         """The game's "Learn to play" (``games.web.nmbr9.tutorial``)."""
         from games.web.nmbr9.tutorial import TUTORIAL  # it reads the forms and the words
 
@@ -90,7 +91,7 @@ class Nmbr9Web:
         view, seats = mv.view, mv.seats
         me = mv.seat.index if mv.seat is not None else 0
         mine = view.displays[me]
-        decision = view.decision if mv.is_player and not mv.seat.has_left else None
+        decision = view.decision if mv.seat is not None and not mv.seat.has_left else None
         waiting = [i for i in view.waiting_for if not mv.is_player or i != me]
         context: dict[str, Any] = {
             "round": view.round,
@@ -159,13 +160,14 @@ class Nmbr9Web:
 
     # ----------------------------------------------------------------- moves
 
-    def refusal(self, refused) -> str:
+    def refusal(self, refused: Exception) -> str:
         """A refused move (``IllegalMove`` or ``MoveRefused``) as a sentence for the page."""
         return sentence(reason_text(refused))
 
     def move(self, post: QueryDict) -> tuple[str, int]:
         """The turn a form posts, with the ply its page knew; ValueError with a message."""
         posted = read_turn(post)
+        assert posted.ply is not None  # a move's form wants it
         return str(posted.move()), posted.ply
 
     # ----------------------------------------------------------------- replays
@@ -211,7 +213,7 @@ class Nmbr9Web:
 
     # ----------------------------------------------------------------- puzzles
 
-    def puzzle_start(self, puzzle) -> dict[str, str]:
+    def puzzle_start(self, puzzle: Puzzle) -> dict[str, str]:
         """The display a puzzle starts from: ``svg`` and a sentence, ``text``."""
         start = Placement.parse(puzzle.start)
         board = Board.from_placements([start])

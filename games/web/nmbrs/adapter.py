@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.nmbrs.view import card_data
 from games.services import MatchView
-from games.web.base import LogEntry
+from games.web.base import LogEntry, Tutorial
 from games.web.nmbrs import forms, replay, words
 from games.web.nmbrs.compose import cards, hand, selection
 
@@ -55,7 +55,7 @@ class NmbrsWeb:
     )
 
     @property
-    def tutorial(self):
+    def tutorial(self) -> Tutorial:
         """The game's "Learn to play" (``games.web.nmbrs.tutorial``)."""
         from games.web.nmbrs.tutorial import TUTORIAL  # it reads this package's adapter
 
@@ -119,7 +119,7 @@ class NmbrsWeb:
             ),
         }
         playing = (
-            me is not None
+            mv.seat is not None
             and not mv.seat.has_left
             and view.to_move == me
             and mv.match.status == "active"
@@ -168,7 +168,7 @@ class NmbrsWeb:
 
     # ----------------------------------------------------------------- moves
 
-    def refusal(self, refused) -> str:
+    def refusal(self, refused: Exception) -> str:
         """A refused move (``IllegalMove`` or ``MoveRefused``) as a sentence for the page."""
         return words.refusal_text(refused)
 
