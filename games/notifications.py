@@ -35,6 +35,7 @@ from django.utils.translation import gettext_noop
 from games import metrics, queue
 from games.models import Match, Profile, Seat
 from games.services import addresses
+from games.services.prepared import column, field_of
 
 AWAY = timedelta(minutes=30)
 LEASE = timedelta(minutes=10)
@@ -105,21 +106,18 @@ def _mail_for(seat: Seat, profile: Profile | None, now: datetime):
     return YOUR_MOVE
 
 
-def _settle(rows: list[tuple[int, datetime, datetime | None]]) -> None:
+def _settle(rows: list[tuple[int, datetime | None, datetime | None]]) -> None:
     """Write each seat's next ``mail_at`` (None: no e-mail due), if ``mail_at`` is still
     the one read: (seat id, as read, next). One statement sent for all rows at once."""
     if not rows:
         return
-    meta = Seat._meta
     quote = connection.ops.quote_name
-    mail_at, reminder = (
-        quote(meta.get_field(name).column) for name in ("mail_at", "mail_reminder")
-    )
+    mail_at, reminder = (quote(column(Seat, name)) for name in ("mail_at", "mail_reminder"))
     sql = (
-        f"UPDATE {quote(meta.db_table)} SET {mail_at} = %s, {reminder} = %s"
-        f" WHERE {quote(meta.pk.column)} = %s AND {mail_at} = %s"
+        f"UPDATE {quote(Seat._meta.db_table)} SET {mail_at} = %s, {reminder} = %s"
+        f" WHERE {quote(column(Seat, 'pk'))} = %s AND {mail_at} = %s"
     )
-    field = meta.get_field("mail_at")
+    field = field_of(Seat, "mail_at")
 
     def stored(value: datetime | None):
         return field.get_db_prep_save(value, connection)
@@ -264,7 +262,9 @@ def send_address_mail(user_id: int, language: str = "") -> bool:
     with a password-reset link. Each in its reader's saved language (else ``language``).
     False if no address waits."""
     user = User.objects.filter(pk=user_id, is_active=True).first()
-    email = addresses.pending(user) if user is not None else ""
+    if user is None:
+        return False
+    email = addresses.pending(user)
     if not email:
         return False
     taken = addresses.owner(email, besides=user)

@@ -155,6 +155,10 @@ class Puzzle(models.Model):
         return ratings.is_provisional(self.rated_games)
 
 
+#: The order of a day's leaderboard: the best score, then the quickest, then the first counted.
+LEADERBOARD = ("-score", "seconds", "id")
+
+
 class DailyResult(models.Model):
     """A player's first finished attempt at a day's puzzle: it counts for that day."""
 
@@ -168,7 +172,7 @@ class DailyResult(models.Model):
     seconds = models.PositiveIntegerField()
 
     class Meta:
-        ordering = ["-score", "seconds", "id"]
+        ordering = list(LEADERBOARD)
         constraints = [
             models.UniqueConstraint(fields=["day", "player"], name="daily_result_once"),
         ]

@@ -6,6 +6,9 @@ from django.utils import timezone
 
 from games.models.matches import Match
 
+#: The longest push service URL a subscription may have.
+ENDPOINT_LENGTH = 1000
+
 
 class PushSubscription(models.Model):
     """A browser taking the player's push notifications: its push service's URL and keys."""
@@ -13,7 +16,7 @@ class PushSubscription(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices"
     )
-    endpoint = models.URLField(max_length=1000, unique=True)
+    endpoint = models.URLField(max_length=ENDPOINT_LENGTH, unique=True)
     p256dh = models.CharField(max_length=100)
     auth = models.CharField(max_length=50)
     user_agent = models.CharField(max_length=300, blank=True)

@@ -92,7 +92,7 @@ def settle(change, now: datetime, moved: Seat | None = None) -> None:
             if seat.bot_due is None:
                 seat.bot_due = now
                 send = True
-            elif seat is moved:
+            elif moved is not None and seat is moved:
                 seat.bot_due = now
         else:
             seat.bot_due = None

@@ -22,8 +22,10 @@ as its reader may read it), and nobody is notified otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -38,7 +40,7 @@ from games.models import ChatBan, ChatMessage, ChatMute, Match, Profile, Seat
 from games.models.chat import MESSAGE_LENGTH
 from games.services import bus, unit
 from games.services.blocks import blocked_ids
-from games.services.live import WATCH
+from games.services.matchview import WATCH
 from games.services.play import open_match
 from games.services.record import MoveRefused, options_of, rules_of
 
@@ -78,7 +80,7 @@ class Room:
 
     @property
     def label(self) -> str:
-        return ChatMessage.Room(self.name).label
+        return str(ChatMessage.Room(self.name).label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,13 +132,15 @@ def rooms_read(match: Match, seat: Seat | None) -> tuple[str, ...]:
     return (PLAYERS, SPECTATORS) if over(match) else (PLAYERS,)
 
 
-def _profile(user) -> dict:
+def _profile(user) -> Mapping[str, Any]:
     """What the chat needs of a signed-in user's profile (guest, bot, show_chats)."""
     found = Profile.objects.filter(player=user).values("guest", "bot", "show_chats").first()
     return found or {"guest": False, "bot": "", "show_chats": True}
 
 
-def writing(match: Match, seat: Seat | None, user, profile: dict | None = None) -> tuple[str, str]:
+def writing(
+    match: Match, seat: Seat | None, user, profile: Mapping[str, Any] | None = None
+) -> tuple[str, str]:
     """The room ``user`` (with ``seat`` in the match, or None) may write in now, and "";
     or "" and why they may not (the staff's bans aside: ``banned_until``). ``profile``:
     theirs (``_profile``), if the caller has it."""

@@ -51,7 +51,8 @@ class Entry:
     @property
     def taken(self) -> int:
         """Seats taken (an invitation is not taken until accepted)."""
-        return sum(1 for s in [self.seat, *self.others] if s.state != Seat.State.INVITED)
+        states = [self.seat.state, *(other.state for other in self.others)]
+        return sum(1 for state in states if state != Seat.State.INVITED)
 
 
 @dataclass
@@ -138,7 +139,9 @@ def dashboard(player, seeks) -> Dashboard:
 
 
 def _finished_today(daily: Puzzle | None) -> int:
-    return DailyResult.objects.filter(day=daily.daily_on).count() if daily else 0
+    if daily is None or daily.daily_on is None:
+        return 0
+    return DailyResult.objects.filter(day=daily.daily_on).count()
 
 
 def front_page() -> tuple[Puzzle | None, int]:

@@ -48,8 +48,8 @@ def settle(change: unit.Change, now: datetime, *, moved: Seat | None = None) -> 
     outcome = rules.outcome(state)
     if outcome is not None:
         finish.finish(change, outcome, now)
-    elif record.match.time_per_move is not None:
-        _deadlines(change, now, moved)
+    elif (per_move := record.match.time_per_move) is not None:
+        _deadlines(change, now, moved, per_move)
     else:
         _owed_without_deadlines(record)
     bots.settle(change, now, moved)
@@ -95,7 +95,7 @@ def _automatic_moves(change: unit.Change) -> None:
     raise RuntimeError(f"match {record.match.pk}: the game never stops moving by itself")
 
 
-def _deadlines(change: unit.Change, now: datetime, moved: Seat | None) -> None:
+def _deadlines(change: unit.Change, now: datetime, moved: Seat | None, per_move: timedelta) -> None:
     record = change.record
     rules, state, match = record.rules, record.state, record.match
     to_move = rules.to_move(state)
@@ -108,14 +108,15 @@ def _deadlines(change: unit.Change, now: datetime, moved: Seat | None) -> None:
             continue  # the same decision goes on
         timed_out = seat.overdue
         due = rules.due(state, seat.index)
-        length = max(match.time_per_move * due.share, timedelta(seconds=due.minimum_seconds))
-        seat.deadline = now + length
+        length = max(per_move * due.share, timedelta(seconds=due.minimum_seconds))
+        deadline = now + length
+        seat.deadline = deadline
         seat.turn = turn
         seat.strike = due.strike
         seat.overdue = False
-        seat.remind_at = seat.deadline - length * (1 - REMIND_AT)
+        seat.remind_at = deadline - length * (1 - REMIND_AT)
         seat.reminded = False
-        change.emit(bus.TurnStarted(match, seat, seat.deadline, seat is moved, timed_out))
+        change.emit(bus.TurnStarted(match, seat, deadline, seat is moved, timed_out))
 
 
 def _owed_without_deadlines(record: Record) -> None:
@@ -238,8 +239,13 @@ def remind(seat_id: int, *, now: datetime | None = None) -> bool:
         return False
     with unit.change(match_id) as change:
         seat = next((s for s in change.record.seats if s.pk == seat_id), None)
-        due = seat is not None and not seat.reminded and seat.deadline is not None
-        if not (due and seat.remind_at is not None and seat.remind_at <= now < seat.deadline):
+        if (
+            seat is None
+            or seat.reminded
+            or seat.deadline is None
+            or seat.remind_at is None
+            or not seat.remind_at <= now < seat.deadline
+        ):
             return False
         seat.reminded = True
         change.emit(bus.Reminded(change.match, seat))

@@ -154,7 +154,7 @@ def _games(user: User) -> list[dict]:
         Seat.objects.filter(player=user).select_related("match").order_by("match__created")
     )
     match_ids = [seat.match_id for seat in seats]
-    everyone = {}
+    everyone: dict[int, list[Seat]] = {}
     for other in Seat.objects.filter(match_id__in=match_ids).select_related("player"):
         everyone.setdefault(other.match_id, []).append(other)
     moves: dict[int, list[Move]] = {}

@@ -10,7 +10,7 @@ again if they are lost.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Avg, Case, Count, F, Max, Q, Value, When
@@ -55,6 +55,7 @@ def count_puzzle(match: Match, seats: list[Seat]) -> None:
     attempt (the first attempt finished on the puzzle's day counts; later ones are practice).
     An attempt still open when the day ends no longer counts: from then on every game on the
     puzzle may be seen, its order is no secret any more."""
+    assert match.puzzle_id is not None, "not a game on a puzzle"
     for seat in seats:
         Puzzle.objects.filter(pk=match.puzzle_id).update(
             attempts=F("attempts") + 1,
@@ -74,25 +75,37 @@ def count_puzzle(match: Match, seats: list[Seat]) -> None:
 def on_its_day(match: Match) -> bool:
     """Whether a finished daily attempt was both started and finished on its puzzle's day:
     the first such attempt of a player counts for the day."""
-    day = match.puzzle.daily_on
-    return match.daily and day == match.started.date() == match.finished.date()
+    return _daily_attempt(match) is not None
+
+
+def _daily_attempt(match: Match) -> tuple[Puzzle, date, int] | None:
+    """The puzzle, its day and the seconds the attempt took, if ``match`` is a finished daily
+    attempt both started and finished on that day; else None."""
+    puzzle, started, finished = match.puzzle, match.started, match.finished
+    if not match.daily or puzzle is None or started is None or finished is None:
+        return None
+    day = puzzle.daily_on
+    if day is None or not day == started.date() == finished.date():
+        return None
+    return puzzle, day, int((finished - started).total_seconds())
 
 
 def count_for_the_day(match: Match, player_id: int, score: int) -> bool:
     """Make a finished daily attempt the player's result of its day, if it was both started
     and finished on the puzzle's day and no other attempt of theirs counts for it yet."""
-    if not on_its_day(match):
+    attempt = _daily_attempt(match)
+    if attempt is None:
         return False  # practice: an attempt not both started and finished on the puzzle's day
-    day = match.puzzle.daily_on
+    puzzle, day, seconds = attempt
     try:
         with transaction.atomic():
             DailyResult.objects.create(
                 day=day,
-                puzzle_id=match.puzzle_id,
+                puzzle=puzzle,
                 player_id=player_id,
                 match=match,
                 score=score,
-                seconds=int((match.finished - match.started).total_seconds()),
+                seconds=seconds,
             )
     except IntegrityError:
         return False  # an earlier attempt already counts for the day; this one is practice
@@ -136,9 +149,13 @@ def rate_match(match_id: int) -> bool:
             .order_by("player_id")
         }
         current = [by_player[s.player_id] for s in seats]
+        ranks = []
+        for seat in seats:
+            assert seat.rank is not None, "a finished match ranks every seat"
+            ranks.append(seat.rank)
         after = ratings.new_ratings(
             [r.value for r in current],
-            [s.rank for s in seats],
+            ranks,
             [ratings.k_factor(r.games) for r in current],
         )
         for seat, rating, value in zip(seats, current, after, strict=True):
@@ -184,6 +201,7 @@ def rate_puzzle_attempt(match_id: int) -> bool:
         if not claimed:
             return False
         match = Match.objects.only("game", "puzzle_id", "finished").get(pk=match_id)
+        assert match.puzzle_id is not None  # claimed: a game on a puzzle whose par is known
         seat = Seat.objects.get(match_id=match_id)
         others = Match.objects.filter(
             puzzle_id=match.puzzle_id,
@@ -198,6 +216,7 @@ def rate_puzzle_attempt(match_id: int) -> bool:
             player_id=seat.player_id, game=match.game, pool=pool
         )
         puzzle = Puzzle.objects.select_for_update().get(pk=match.puzzle_id)
+        assert puzzle.par is not None  # claimed: par is known
         result = ratings.puzzle_result(seat.score, puzzle.par)
         player_after = ratings.versus(
             rating.value, puzzle.rating, result, ratings.k_factor(rating.games)

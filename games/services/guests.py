@@ -95,10 +95,11 @@ def _adopt_daily(match: Match, account) -> None:
     """A guest's attempt at a daily puzzle, before it becomes ``account``'s: it counts for
     its day, or goes on counting when it is finished, only if the account has no attempt
     on that puzzle and no result that day."""
-    day = match.puzzle.daily_on
+    puzzle = match.puzzle
+    assert puzzle is not None and puzzle.daily_on is not None, "not a daily attempt"
     taken = (
-        DailyResult.objects.filter(player=account, day=day).exists()
-        or Match.objects.filter(created_by=account, daily=True, puzzle_id=match.puzzle_id).exists()
+        DailyResult.objects.filter(player=account, day=puzzle.daily_on).exists()
+        or Match.objects.filter(created_by=account, daily=True, puzzle=puzzle).exists()
     )
     if taken:
         Match.objects.filter(pk=match.pk).update(daily=False)

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 
 from games.models import Match, MatchState, Move, Seat
-from games.services.prepared import Prepared
+from games.services.prepared import Prepared, column
 from games.services.record import Record, moves_of, replay, rules_of, seats_of
 
 #: States a process keeps at most (a few tens of kB each).
@@ -101,17 +101,16 @@ def keep(record: Record) -> None:
 
 def _quoted() -> dict[str, str]:
     quote = connection.ops.quote_name
-    move, kept, match = Move._meta, MatchState._meta, Match._meta
     names = {
-        "move": quote(move.db_table),
-        "move_match": quote(move.get_field("match").column),
-        "move_ply": quote(move.get_field("ply").column),
-        "kept": quote(kept.db_table),
-        "match": quote(match.db_table),
-        "match_id": quote(match.pk.column),
+        "move": quote(Move._meta.db_table),
+        "move_match": quote(column(Move, "match")),
+        "move_ply": quote(column(Move, "ply")),
+        "kept": quote(MatchState._meta.db_table),
+        "match": quote(Match._meta.db_table),
+        "match_id": quote(column(Match, "pk")),
     }
     for name in ("match", "ply", "format", "stamp", "data", "made", "versions"):
-        names[f"k_{name}"] = quote(kept.get_field(name).column)
+        names[f"k_{name}"] = quote(column(MatchState, name))
     return names
 
 
@@ -145,7 +144,7 @@ def _rows(matches: Sequence[Match]) -> dict[int, tuple]:
 def _data(match_id: int, stamp: int) -> bytes | None:
     """The kept state's bytes (a state this process had when it asked, gone since)."""
     row = MatchState.objects.filter(match_id=match_id, stamp=stamp).values_list("data").first()
-    return None if row is None else row[0]
+    return None if row is None else bytes(row[0])
 
 
 def _from_row(match: Match, seats: list[Seat], row: tuple, *, private: bool) -> Record | None:

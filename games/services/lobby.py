@@ -10,7 +10,7 @@ invite them nor take a free seat beside them (``blocks``).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -56,7 +56,7 @@ def check_match_settings(
     game: str = DEFAULT_GAME,
     players: int,
     time_control: str,
-    invite: list[str],
+    invite: Sequence[str],
     open: bool,
     options: Mapping[str, Any] | None = None,
     link: bool = False,
@@ -78,7 +78,7 @@ def check_match_settings(
         raise MoveRefused(_("Choose a time per move."))
     stored = game_options(game, players, options or {})
     # Names are unique whatever their capitals: so are invitations.
-    by_key = {}
+    by_key: dict[str, str] = {}
     for name in (name.strip() for name in invite):
         if name:
             by_key.setdefault(name.lower(), name)
@@ -178,7 +178,7 @@ def create_match(
     time_control: str,
     rated: bool,
     options: Mapping[str, Any] | None = None,
-    invite: list[str] = (),
+    invite: Sequence[str] = (),
     open: bool = False,
     private: bool = False,
     seed: int | None = None,

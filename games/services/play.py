@@ -293,9 +293,12 @@ def extend(match_id: int, user) -> datetime:
 def _extend(change: unit.Change, seat: Seat) -> None:
     if seat.extensions_left == 0:
         raise MoveRefused(_("You have used all your extensions in this match."))
-    seat.deadline += EXTENSION
+    deadline, per_move = seat.deadline, change.match.time_per_move
+    assert deadline is not None and per_move is not None  # a running deadline (``extend``)
+    extended = deadline + EXTENSION
+    seat.deadline = extended
     seat.extensions_left -= 1
-    seat.remind_at = seat.deadline - change.match.time_per_move * (1 - deadlines.REMIND_AT)
+    seat.remind_at = extended - per_move * (1 - deadlines.REMIND_AT)
     seat.reminded = False
     change.emit(bus.DeadlineExtended(change.match, seat))
 

@@ -25,6 +25,23 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 
+def field_of(model: type[Model], name: str) -> Field:
+    """``model``'s field ``name`` ("pk": its primary key), one with a column of its own;
+    ValueError for another (a reverse or many-to-many relation)."""
+    meta = model._meta
+    field = meta.pk if name == "pk" else meta.get_field(name)
+    if not isinstance(field, Field) or not field.column:
+        raise ValueError(f"{model.__name__}.{name} has no column of its own")
+    return field
+
+
+def column(model: type[Model], name: str) -> str:
+    """The database column of ``model``'s field ``name`` (``field_of``), unquoted."""
+    field = field_of(model, name)
+    assert field.column  # field_of refuses a field without one
+    return field.column
+
+
 @dataclass(frozen=True)
 class _Part:
     """One model's columns in a row: from ``start`` to ``end`` (its primary key at ``pk``),
@@ -41,7 +58,7 @@ class _Part:
     relation: str | None
 
 
-class Prepared:
+class Prepared[M: Model]:
     """The instances of ``model`` whose fields ``where`` (attribute names) equal the
     arguments, one argument each, in order; with the related instances of ``related``
     (paths of foreign keys, as ``select_related`` takes them), ordered by ``order_by``
@@ -50,7 +67,7 @@ class Prepared:
 
     def __init__(
         self,
-        model: type[Model],
+        model: type[M],
         *where: str,
         related: tuple[str, ...] = (),
         order_by: tuple[str, ...] = (),
@@ -69,7 +86,7 @@ class Prepared:
         self.alias = using
         self._plan: tuple[str, tuple[_Part, ...]] | None = None
 
-    def __call__(self, *values: Any) -> list[Model]:
+    def __call__(self, *values: Any) -> list[M]:
         if len(values) != len(self.where):
             raise TypeError(f"this read takes {len(self.where)} arguments, not {len(values)}")
         sql, parts = self._plan or self._make_plan()
@@ -78,15 +95,18 @@ class Prepared:
             rows = cursor.fetchall()
         return [self._instance(row, parts) for row in rows]
 
-    def one(self, *values: Any) -> Model:
+    def one(self, *values: Any) -> M:
         """The single row's instance; the model's DoesNotExist if there is none."""
         found = self(*values)
         if not found:
             name = self.model.__name__
-            raise self.model.DoesNotExist(f"{name} matching query does not exist.")
+            # every concrete model has its DoesNotExist; the stubs give the base Model none
+            raise self.model.DoesNotExist(  # type: ignore[attr-defined]
+                f"{name} matching query does not exist."
+            )
         return found[0]
 
-    def _instance(self, row: tuple, parts: tuple[_Part, ...]) -> Model:
+    def _instance(self, row: tuple, parts: tuple[_Part, ...]) -> M:
         made: list[Model | None] = []
         for part in parts:
             values = list(row[part.start : part.end])
@@ -97,10 +117,10 @@ class Prepared:
                 for index, convert in part.converters:
                     values[index] = convert(values[index])
                 obj = part.model.from_db(self.alias, part.attnames, values)
-            if parent is not None:
+            if parent is not None and part.relation is not None:
                 setattr(parent, part.relation, obj)
             made.append(obj)
-        return made[0]
+        return made[0]  # type: ignore[return-value]  # the read's own row: an M, never None
 
     def _make_plan(self) -> tuple[str, tuple[_Part, ...]]:
         connection = connections[self.alias]
@@ -117,7 +137,7 @@ class Prepared:
             alias = f"t{len(parts)}" if parts else quote(model._meta.db_table)
             fields = list(model._meta.concrete_fields)
             start = len(columns)
-            columns.extend(f"{alias}.{quote(f.column)}" for f in fields)
+            columns.extend(f"{alias}.{quote(column(model, f.name))}" for f in fields)
             converters = tuple(
                 (i, convert)
                 for i, f in enumerate(fields)
@@ -140,7 +160,8 @@ class Prepared:
 
         add(self.model, None, None)
         for path in self.related:
-            model, at = self.model, 0
+            model: type[Model] = self.model
+            at = 0
             walked = []
             for name in path.split("__"):
                 walked.append(name)
@@ -156,15 +177,14 @@ class Prepared:
                     join = "LEFT OUTER JOIN" if outer else "INNER JOIN"
                     joins.append(
                         f"{join} {quote(target._meta.db_table)} t{index}"
-                        f" ON {aliases[at]}.{quote(field.column)}"
-                        f" = t{index}.{quote(field.target_field.column)}"
+                        f" ON {aliases[at]}.{quote(column(model, name))}"
+                        f" = t{index}.{quote(column(target, field.target_field.name))}"
                     )
                     by_path[key] = index
                 model, at = field.related_model, by_path[key]
-        meta = self.model._meta
         table = aliases[0]
         where = " AND ".join(
-            f"{table}.{quote(meta.get_field(name).column)} = %s" for name in self.where
+            f"{table}.{quote(column(self.model, name))} = %s" for name in self.where
         )
         sql = f"SELECT {', '.join(columns)} FROM {table}"
         if joins:
@@ -173,8 +193,8 @@ class Prepared:
         if self.order_by:
             order = []
             for name in self.order_by:
-                column = quote(meta.get_field(name.lstrip("-")).column)
-                order.append(f"{table}.{column} {'DESC' if name.startswith('-') else 'ASC'}")
+                by = quote(column(self.model, name.lstrip("-")))
+                order.append(f"{table}.{by} {'DESC' if name.startswith('-') else 'ASC'}")
             sql += " ORDER BY " + ", ".join(order)
         if self.for_update and connection.features.has_select_for_update:
             sql += " FOR UPDATE"

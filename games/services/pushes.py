@@ -42,6 +42,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import queue
 from games.models import Match, Profile, PushMessage, PushSubscription
+from games.models.pushes import ENDPOINT_LENGTH
 
 MOVE, ALARM, INVITE, RESULT = "move", "alarm", "invite", "result"
 KINDS = (MOVE, ALARM, INVITE, RESULT)
@@ -142,7 +143,7 @@ class DeviceRefused(ValueError):
 
 #: The longest subscription (JSON) taken, and the longest endpoint.
 MOST_JSON = 4000
-MOST_ENDPOINT = PushSubscription._meta.get_field("endpoint").max_length
+MOST_ENDPOINT = ENDPOINT_LENGTH
 
 
 def subscribe(player: User, subscription: str, user_agent: str = "") -> PushSubscription:

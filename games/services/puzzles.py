@@ -9,7 +9,7 @@ puzzle's deal.
 import random
 import secrets
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
 from functools import partial
 
@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from games import queue, visibility
 from games import sweep as due
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
+from games.models.matches import LEADERBOARD
 from games.registry import PUZZLE_GAME, puzzle_rules
 from games.services import lobby, unit
 from games.services.record import MoveRefused
@@ -44,7 +45,7 @@ def today() -> date:
 def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None) -> list[Puzzle]:
     """Make ``count`` new puzzles from fresh seeds; their par is computed by Celery, a few
     puzzles at a time (``ask_for_par``)."""
-    made = []
+    made: list[Puzzle] = []
     while len(made) < count:
         seed = secrets.randbelow(2**31)
         if Puzzle.objects.filter(seed=seed).exists():
@@ -293,12 +294,11 @@ def archive(shown: int = ARCHIVE_DAYS) -> list[tuple[Puzzle, DailyResult | None]
     return [(puzzle, winners.get(puzzle.pk)) for puzzle in days]
 
 
-def daily_winners(days: list[Puzzle]) -> dict[int, DailyResult]:
+def daily_winners(days: Sequence[Puzzle]) -> dict[int, DailyResult]:
     """The best counted result of each daily puzzle, by the leaderboard's order (the
     results' own): one query, which sends back those results alone."""
     leaderboard = [
-        F(field[1:]).desc() if field.startswith("-") else F(field).asc()
-        for field in DailyResult._meta.ordering
+        F(field[1:]).desc() if field.startswith("-") else F(field).asc() for field in LEADERBOARD
     ]
     first = (
         DailyResult.objects.filter(puzzle__in=days)

@@ -10,6 +10,7 @@ match's replay steps through. Changing a match is the unit of work's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -18,7 +19,7 @@ from django.db import connection
 from games.contract import LEAVE, Rules
 from games.models import Match, Move, Seat
 from games.registry import find_game
-from games.services.prepared import Prepared
+from games.services.prepared import Prepared, column
 
 
 class MoveRefused(ValueError):
@@ -102,7 +103,7 @@ class Record:
         self.versions = None
 
 
-def replay(match: Match, seats: list[Seat], moves: list[Made | Move]) -> Record:
+def replay(match: Match, seats: list[Seat], moves: Sequence[Made | Move]) -> Record:
     """The match's state from its seed and options and ``moves`` in order: a record of the
     caller's own."""
     return _replay(match, seats, moves, rules_of(match))
@@ -111,7 +112,7 @@ def replay(match: Match, seats: list[Seat], moves: list[Made | Move]) -> Record:
 def _replay(
     match: Match,
     seats: list[Seat],
-    moves: list[Made | Move],
+    moves: Sequence[Made | Move],
     rules: Rules,
 ) -> Record:
     state = rules.setup(match.players, match.seed, options_of(match))
@@ -125,13 +126,12 @@ def _replay(
 def moves_of(match: Match, since: int = 0) -> list[Made]:
     """The match's moves in order (from its move ``since`` on): one plain query, read into
     tuples (made into ``Move`` objects they took longer than the replay)."""
-    meta = Move._meta
     quote = connection.ops.quote_name
     seat, text, match_id, ply = (
-        quote(meta.get_field(name).column) for name in ("seat", "text", "match", "ply")
+        quote(column(Move, name)) for name in ("seat", "text", "match", "ply")
     )
     sql = (
-        f"SELECT {seat}, {text} FROM {quote(meta.db_table)}"
+        f"SELECT {seat}, {text} FROM {quote(Move._meta.db_table)}"
         f" WHERE {match_id} = %s AND {ply} >= %s ORDER BY {ply}"
     )
     with connection.cursor() as cursor:

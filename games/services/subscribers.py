@@ -146,5 +146,5 @@ def register() -> None:
     """Subscribe the site's own subscribers (at start-up: ``GamesConfig.ready``)."""
     for handler in (inbox, mails, puzzle_counts, solo_bests):
         bus.subscribe(handler, with_change=True)
-    for handler in (live.announce, ratings, puzzle_ratings, figures, bots, counted):
-        bus.subscribe(handler)
+    for after_commit in (live.announce, ratings, puzzle_ratings, figures, bots, counted):
+        bus.subscribe(after_commit)

@@ -115,7 +115,7 @@ def each(
 
 def _write(changes: list[Change], writes: Writes) -> None:
     """Write the changes (see the module), and hand their events on once committed."""
-    versions = []
+    versions: list[dict[str, str] | None] = []
     for one in changes:
         record = one.record
         if record.state is None:  # beside the game: what its readers see did not change
@@ -123,21 +123,22 @@ def _write(changes: list[Change], writes: Writes) -> None:
             continue
         record.versions = None  # what the readers saw is not what they see now
         after = live.versions(record)
-        news = {audience: v for audience, v in after.items() if one.before.get(audience) != v}
+        before = one.before or {}
+        news = {audience: v for audience, v in after.items() if before.get(audience) != v}
         if news:
             one.emit(bus.ReadersChanged(record.match, news))
         versions.append(after)
     events = [event for one in changes for event in one.events]
     bus.with_change(events, writes)
-    for one, after in zip(changes, versions, strict=True):
+    for one, seen in zip(changes, versions, strict=True):
         record = one.record
         writes.save(record)
-        if after is None:
+        if seen is None:
             continue
         if record.stamp is None:  # a new state (moves made), or one rebuilt from the moves
-            writes.keep_state(record, after)
-        elif after != one.before:
-            writes.keep_versions(record, after)
+            writes.keep_state(record, seen)
+        elif seen != one.before:
+            writes.keep_versions(record, seen)
         record.versions = after
     writes.flush()
     transaction.on_commit(partial(_committed, [one.record for one in changes], events))

@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 from games import metrics
 from games.models import Match, Move, Notification, Profile, Seat
 from games.services import kept, pushes
+from games.services.prepared import column, field_of
 from games.services.record import Record
 
 logger = logging.getLogger(__name__)
@@ -62,6 +63,9 @@ class Writes:
     ``undo`` forgets a part of it completely."""
 
     def __init__(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
         self.moves: list[Move] = []
         self.notifications: list[tuple[int, Match | None, str, dict[str, Any], str]] = []
         self.your_move: list[tuple[int, Match, bool]] = []
@@ -167,14 +171,18 @@ class Writes:
         Move.objects.bulk_create(self.moves)
         Notification.objects.bulk_create(in_their_languages(self.notifications))
         owed = _your_move_notifications(self.your_move)
-        told = [(p, m, kind, text, params) for p, m, text, params, kind in self.notifications]
+        told = [
+            (p, m, kind, text, params)
+            for p, m, text, params, kind in self.notifications
+            if kind and m is not None
+        ]
         moves = [(p, m, pushes.MOVE, text, params) for p, m, text, params in owed]
-        pushes.write([push for push in told if push[2]] + moves)
+        pushes.write(told + moves)
         groups: dict[tuple[str, ...], list[Seat]] = defaultdict(list)
         for seat, fields in self.seats.values():
             groups[tuple(sorted(fields))].append(seat)
-        for fields, seats in groups.items():
-            _update_seats(seats, fields)
+        for names, seats in groups.items():
+            _update_seats(seats, names)
         kept.write(self.states)
         kept.write_versions(self.versions)
         for write, apart in self.after:
@@ -187,7 +195,7 @@ class Writes:
             except Exception:
                 logger.exception("a write of a change failed; the change stands")
                 metrics.SUBSCRIBER_FAILURES.labels(getattr(write, "__qualname__", "write")).inc()
-        self.__init__()
+        self._clear()
 
 
 def in_their_languages(pending) -> list[Notification]:
@@ -211,13 +219,13 @@ def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
     ``executemany`` sends the rows together (psycopg pipelines them), where
     ``bulk_update`` would build a CASE expression per row and field in Python.
     """
-    meta = Seat._meta
-    columns = [meta.get_field(name) for name in fields]
+    columns = [field_of(Seat, name) for name in fields]
     quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(column.column)} = %s" for column in columns)
-    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    assignments = ", ".join(f"{quote(column(Seat, name))} = %s" for name in fields)
+    table, pk = quote(Seat._meta.db_table), quote(column(Seat, "pk"))
+    sql = f"UPDATE {table} SET {assignments} WHERE {pk} = %s"
     rows = [
-        [column.get_db_prep_save(getattr(seat, column.attname), connection) for column in columns]
+        [field.get_db_prep_save(getattr(seat, field.attname), connection) for field in columns]
         + [seat.pk]
         for seat in seats
     ]
