@@ -4,6 +4,7 @@ their permissions allow; closing an account also needs the right to change accou
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
 from django.contrib.auth.models import User
@@ -16,6 +17,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.http import AccountRequest
 from games.models import ChatBan, ChatMessage, Match, Move, PlayerStats, Report, Seat
 from games.names import shown
 from games.services import closing, reports
@@ -158,7 +160,7 @@ class ReportAdmin(admin.ModelAdmin):
         permissions=["change"],
         location=BOTH,
     )
-    def remove_messages(self, request: HttpRequest, queryset) -> None:
+    def remove_messages(self, request: AccountRequest, queryset) -> None:
         done = 0
         for report in queryset.select_related("message__match"):
             if report.message is not None:
@@ -170,7 +172,7 @@ class ReportAdmin(admin.ModelAdmin):
             % {"count": done},
         )
 
-    def _ban(self, request: HttpRequest, queryset, days: int) -> None:
+    def _ban(self, request: AccountRequest, queryset, days: int) -> None:
         players = {}
         for report in queryset.select_related("reported"):
             players[report.reported_id] = report.reported
@@ -192,7 +194,7 @@ class ReportAdmin(admin.ModelAdmin):
         permissions=["change"],
         location=BOTH,
     )
-    def ban_for_a_day(self, request: HttpRequest, queryset) -> None:
+    def ban_for_a_day(self, request: AccountRequest, queryset) -> None:
         self._ban(request, queryset, 1)
 
     @admin.action(
@@ -200,7 +202,7 @@ class ReportAdmin(admin.ModelAdmin):
         permissions=["change"],
         location=BOTH,
     )
-    def ban_for_a_week(self, request: HttpRequest, queryset) -> None:
+    def ban_for_a_week(self, request: AccountRequest, queryset) -> None:
         self._ban(request, queryset, 7)
 
     @admin.action(
@@ -208,7 +210,7 @@ class ReportAdmin(admin.ModelAdmin):
         permissions=["close"],
         location=BOTH,
     )
-    def close_accounts(self, request: HttpRequest, queryset):
+    def close_accounts(self, request: AccountRequest, queryset):
         """Asks first (a page listing the accounts); closes them once confirmed."""
         queryset = queryset.select_related("reported")
         players = {report.reported_id: report.reported for report in queryset}
@@ -219,7 +221,7 @@ class ReportAdmin(admin.ModelAdmin):
                 "opts": self.opts,
                 "reports": queryset,
                 "players": players.values(),
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
             }
             return TemplateResponse(request, "admin/games/report/close_accounts.html", context)
         for player in players.values():
@@ -238,7 +240,7 @@ class ReportAdmin(admin.ModelAdmin):
         permissions=["change"],
         location=BOTH,
     )
-    def mark_handled(self, request: HttpRequest, queryset) -> None:
+    def mark_handled(self, request: AccountRequest, queryset) -> None:
         for report in queryset.filter(handled_at__isnull=True):
             reports.handle(report, request.user, Report.Outcome.NOTHING)
 
@@ -265,7 +267,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         permissions=["change"],
         location=BOTH,
     )
-    def remove_messages(self, request: HttpRequest, queryset) -> None:
+    def remove_messages(self, request: AccountRequest, queryset) -> None:
         for message in queryset.select_related("match"):
             reports.remove(message, request.user)
 
@@ -280,6 +282,6 @@ class ChatBanAdmin(admin.ModelAdmin):
     readonly_fields = ("by", "created")
 
     def save_model(self, request: HttpRequest, obj: ChatBan, form, change: bool) -> None:
-        if obj.by_id is None:
+        if obj.by_id is None and request.user.is_authenticated:
             obj.by = request.user
         super().save_model(request, obj, form, change)

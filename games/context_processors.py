@@ -2,6 +2,7 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from games import accounts
+from games.http import SiteRequest
 from games.models import Notification
 from games.services import owed_match_ids
 
@@ -18,16 +19,16 @@ def unread(request: HttpRequest) -> dict:
     }
 
 
-def owed_matches(request: HttpRequest) -> list[int]:
+def owed_matches(request: SiteRequest) -> list[int]:
     """The matches waiting for the viewer's move, most urgent first: one query per request,
     whoever asks (the tab title, the game page's "next game")."""
-    if not hasattr(request, "_owed_matches"):
+    if not hasattr(request, "owed_matches"):
         user = request.user
-        request._owed_matches = owed_match_ids(user) if user.is_authenticated else []
-    return request._owed_matches
+        request.owed_matches = owed_match_ids(user) if user.is_authenticated else []
+    return request.owed_matches
 
 
-def moves(request: HttpRequest) -> dict:
+def moves(request: SiteRequest) -> dict:
     """The matches waiting for the player's move (the tab title counts them), read only by
     pages that show them."""
     if not request.user.is_authenticated:

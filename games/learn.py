@@ -3,12 +3,13 @@ site's own pages, for everybody. Nothing is stored and nobody is made a guest: t
 is the page's address, read again (and checked by the rules) on every request; a move is a
 POST answered with the next step's address, a refused one with why, changing nothing."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url, replace_url
 
 from games import web
+from games.http import SiteRequest
 from games.registry import find_game
 from games.web.base import WrongMove
 
@@ -23,7 +24,7 @@ def _tutorials() -> list[dict]:
 
 
 @require_GET
-def learn(request: HttpRequest) -> HttpResponse:
+def learn(request: SiteRequest) -> HttpResponse:
     """The tutorials, one line each."""
     return render(request, "games/learn.html", {"tutorials": _tutorials()})
 
@@ -38,12 +39,12 @@ def _tutorial(game: str):
     return tutorial
 
 
-def _partial(request: HttpRequest) -> bool:
+def _partial(request: SiteRequest) -> bool:
     """Whether the page's own controls ask (htmx), not a whole page (Back with nothing kept)."""
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-def _show(request: HttpRequest, tutorial, progress, *, status=200, error="", moved=False):
+def _show(request: SiteRequest, tutorial, progress, *, status=200, error="", moved=False):
     """The step ``progress`` is at: the page, or the part of it the request's control
     replaces (the turn for a preview, the lesson for a move), with the address to show: a
     new entry in the browser's history after a move (``moved``), else this one kept with
@@ -64,7 +65,7 @@ def _show(request: HttpRequest, tutorial, progress, *, status=200, error="", mov
 
 
 @require_http_methods(["GET", "POST"])
-def learn_game(request: HttpRequest, game: str) -> HttpResponse:
+def learn_game(request: SiteRequest, game: str) -> HttpResponse:
     """A game's tutorial at the step its address (or form) holds; a POST is a move."""
     tutorial = _tutorial(game)
     posted = request.method == "POST"

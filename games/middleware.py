@@ -2,7 +2,10 @@
 requests, refusing malformed requests before anything reads them, noting when a player was
 last on the site, and the page of whatever is hidden from the viewer."""
 
+from __future__ import annotations
+
 import time
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
 from django.conf import settings
@@ -16,6 +19,9 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import health, metrics
 from games.visibility import Hidden
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 _FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -131,14 +137,15 @@ class RejectMalformedRequests:
         if request.content_type == _FORMS[1] and largest is not None and _length(request) > largest:
             # before any of it is read (files are not counted)
             return gettext_noop("the form is too large.")
-        charset = request.content_params.get("charset", "utf-8").strip().lower()
+        params = request.content_params or {}  # Django sets them for every request
+        charset = params.get("charset", "utf-8").strip().lower()
         if charset not in ("utf-8", "utf8"):
             return gettext_noop("forms must be sent in UTF-8.")
         try:
             if request.content_type == _FORMS[1]:
                 # Django reads a body cut off before its closing boundary as an empty form:
                 # a bare POST that means something of its own (start a game) to some views.
-                boundary = request.content_params.get("boundary", "").encode()
+                boundary = params.get("boundary", "").encode()
                 closing = b"--" + boundary + b"--"
                 if not boundary or not request.body.rstrip(b"\r\n").endswith(closing):
                     return gettext_noop("the form could not be read.")
@@ -173,32 +180,32 @@ class UserLanguage:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            language = _saved_language(request)
+            language = _saved_language(request, user)
             if not language:
-                _note_seen_language(request)
+                _note_seen_language(request, user)
             elif language != request.LANGUAGE_CODE:
                 translation.activate(language)
                 request.LANGUAGE_CODE = language
         return self.get_response(request)
 
 
-def _saved_language(request: HttpRequest) -> str:
+def _saved_language(request: HttpRequest, user: User) -> str:
     """The player's saved language, read once a session (kept there until they change it)."""
     if SESSION_LANGUAGE not in request.session:
         from games.models import Profile
 
-        saved = Profile.objects.filter(player=request.user).values_list("language", flat=True)
+        saved = Profile.objects.filter(player=user).values_list("language", flat=True)
         request.session[SESSION_LANGUAGE] = saved.first() or ""
     return request.session[SESSION_LANGUAGE]
 
 
-def _note_seen_language(request: HttpRequest) -> None:
+def _note_seen_language(request: HttpRequest, user: User) -> None:
     """Note the language a player without a saved one uses the site in (their browser's or
     the footer's), once a session and language: notifications and e-mails are written in it."""
     if request.session.get(SESSION_SEEN_LANGUAGE) != request.LANGUAGE_CODE:
         from games.models import Profile
 
-        Profile.objects.filter(player=request.user).update(seen_language=request.LANGUAGE_CODE)
+        Profile.objects.filter(player=user).update(seen_language=request.LANGUAGE_CODE)
         request.session[SESSION_SEEN_LANGUAGE] = request.LANGUAGE_CODE
 
 

@@ -11,7 +11,7 @@ from django.contrib.auth import logout
 from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
 from django.contrib.auth.views import LoginView, PasswordChangeView
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import accounts, limits
 from games import notifications as mails
 from games.forms import CloseAccountForm, EmailChangeForm, SettingsForm, SignupForm
+from games.http import AccountRequest
 from games.middleware import SESSION_LANGUAGE
 from games.models import Profile
 from games.services import addresses, blocks, closing, export
@@ -31,7 +32,7 @@ from games.views import pushes
 from games.views.common import posted_data
 
 
-def render_settings(request: HttpRequest, *, status: int = 200, **forms) -> HttpResponse:
+def render_settings(request: AccountRequest, *, status: int = 200, **forms) -> HttpResponse:
     """The settings page: the player's settings, their address (and the one waiting for
     confirmation), their push notifications, the players they have blocked, and the forms
     sent back with their mistakes (``forms``)."""
@@ -49,7 +50,7 @@ def render_settings(request: HttpRequest, *, status: int = 200, **forms) -> Http
 
 @accounts.account_required
 @require_http_methods(["GET", "POST"])
-def settings_view(request: HttpRequest) -> HttpResponse:
+def settings_view(request: AccountRequest) -> HttpResponse:
     if request.method == "GET":
         return render_settings(request)
     profile, _made = Profile.objects.get_or_create(player=request.user)
@@ -88,7 +89,7 @@ def _too_many(request: HttpRequest) -> int | None:
 @sensitive_post_parameters()
 @accounts.account_required
 @require_POST
-def change_email(request: HttpRequest) -> HttpResponse:
+def change_email(request: AccountRequest) -> HttpResponse:
     """A new address for the account, which changes when the link sent there is followed."""
     form = EmailChangeForm(request.user, request.POST)
     if not form.is_valid():
@@ -107,7 +108,7 @@ def change_email(request: HttpRequest) -> HttpResponse:
 
 @accounts.account_required
 @require_POST
-def resend_link(request: HttpRequest) -> HttpResponse:
+def resend_link(request: AccountRequest) -> HttpResponse:
     """The link confirming the address waiting, sent again."""
     email = addresses.pending(request.user)
     if not email:
@@ -144,7 +145,7 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
 @sensitive_post_parameters()
 @accounts.account_required
 @require_http_methods(["GET", "POST"])
-def close_account(request: HttpRequest) -> HttpResponse:
+def close_account(request: AccountRequest) -> HttpResponse:
     """Close the account, after its password."""
     form = CloseAccountForm(request.user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -159,7 +160,7 @@ def close_account(request: HttpRequest) -> HttpResponse:
 @never_cache
 @accounts.account_required
 @require_GET
-def export_data(request: HttpRequest) -> HttpResponse:
+def export_data(request: AccountRequest) -> HttpResponse:
     """Everything kept about the player, as one JSON file."""
     data = export.everything(request.user)
     response = HttpResponse(
@@ -218,7 +219,7 @@ def _next(request: HttpRequest) -> str:
 
 @sensitive_post_parameters()
 @require_http_methods(["GET", "POST"])
-def log_in(request: HttpRequest) -> HttpResponse:
+def log_in(request: HttpRequest) -> HttpResponseBase:
     """Django's log-in; a guest's games become the account's."""
     guest_id = request.session.get(accounts.SESSION_GUEST) if accounts.is_guest(request) else None
     response = LoginView.as_view(extra_context={"is_guest": guest_id is not None})(request)
@@ -232,7 +233,7 @@ def log_in(request: HttpRequest) -> HttpResponse:
 @sensitive_post_parameters()
 @accounts.account_required
 @require_http_methods(["GET", "POST"])
-def password_change(request: HttpRequest) -> HttpResponse:
+def password_change(request: AccountRequest) -> HttpResponseBase:
     """Django's change of password, with its attempts limited per player: a session left open
     somewhere must not be a way to guess the password."""
     if request.method == "POST":

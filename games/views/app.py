@@ -6,7 +6,8 @@ import hashlib
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import get_template, render_to_string
+from django.template import Engine
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
@@ -73,7 +74,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def offline_version() -> str:
     """A short digest of the offline page's templates and the stylesheet it links to, so a
     changed page is fetched anew (the stylesheet's address names its content in production)."""
-    parts = [get_template(name).template.source for name in OFFLINE_TEMPLATES]
+    engine = Engine.get_default()
+    parts = [engine.get_template(name).source for name in OFFLINE_TEMPLATES]
     parts.append(static("css/site.css"))
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:12]
 

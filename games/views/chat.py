@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import accounts
 from games.forms import ReportForm
+from games.http import SiteRequest
 from games.inputs import MAX_ID, parse_int
 from games.models import ChatMessage, Match
 from games.services import chat as chats
@@ -25,7 +26,7 @@ SECTION = "games/chat.html"
 LOG = "games/chat.html#chat-log"
 
 
-def _read(request: HttpRequest, match_id: int) -> chats.Chat:
+def _read(request: SiteRequest, match_id: int) -> chats.Chat:
     try:
         return chats.read(match_id, request.user)
     except (Match.DoesNotExist, Hidden):
@@ -38,7 +39,7 @@ def _chat_url(match: Match) -> str:
 
 @require_http_methods(["GET", "POST"])
 @never_cache
-def chat(request: HttpRequest, match_id: int) -> HttpResponse:
+def chat(request: SiteRequest, match_id: int) -> HttpResponse:
     """GET: the chat's messages as the reader may read them (the part of the page that a
     refresh replaces; without htmx, the match's page). POST: a message (``text``), answered
     with the whole chat, or, refused, with the chat, the reason and the text sent back."""
@@ -70,7 +71,7 @@ def chat(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _section(
-    request: HttpRequest, match_id: int, *, status: int = 200, error: str = "", **extra
+    request: SiteRequest, match_id: int, *, status: int = 200, error: str = "", **extra
 ) -> HttpResponse:
     """The whole chat section (htmx), or a page of its own with it (a form sent without
     JavaScript that must be shown again)."""
@@ -83,7 +84,7 @@ def _section(
 
 @login_required
 @require_POST
-def mute(request: HttpRequest, match_id: int) -> HttpResponse:
+def mute(request: SiteRequest, match_id: int) -> HttpResponse:
     """Mute the match's chat for the player (``muted=on``), or show it again."""
     try:
         chats.mute(match_id, request.user, request.POST.get("muted") == "on")
@@ -96,7 +97,7 @@ def mute(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @accounts.account_required
 @require_http_methods(["GET", "POST"])
-def report(request: HttpRequest) -> HttpResponse:
+def report(request: SiteRequest) -> HttpResponse:
     """Report a message (``?message=`` its number, one the player may read) or a player
     (``?player=`` their name) to the staff: a reason and a note; "thank you" and back to
     the match or the profile."""

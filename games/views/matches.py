@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -21,6 +21,7 @@ from django_htmx.http import replace_url
 from games import accounts, presence, services, visibility, web
 from games.context_processors import owed_matches
 from games.forms import MatchForm, PrivacyForm
+from games.http import SiteRequest
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
@@ -41,7 +42,7 @@ POLL_SECONDS = 5
 
 @login_required
 @require_GET
-def next_game(request: HttpRequest) -> HttpResponse:
+def next_game(request: SiteRequest) -> HttpResponse:
     """The most urgent other match where it is the player's move (``?from=`` the match they
     are looking at), else home with a word that none is waiting."""
     seats = services.your_moves(request.user)
@@ -55,7 +56,7 @@ def next_game(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: SiteRequest) -> HttpResponse:
     """The open seats, and the matches under way that the visitor may watch."""
     watched = [
         {
@@ -70,7 +71,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def new_solo(request: HttpRequest) -> HttpResponse:
+def new_solo(request: SiteRequest) -> HttpResponse:
     """A solo game or a game against a bot: at once with the game's default options (a bare
     POST), or as chosen on its form. A visitor plays as a guest."""
     game = _game(request)
@@ -142,7 +143,7 @@ def new_solo(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new_solo.html", context, status=status)
 
 
-def _game(request: HttpRequest) -> str:
+def _game(request: SiteRequest) -> str:
     """The game a page for starting games is for: the one its form posts, else the one its
     address names (``?game=``), else the default; 404 if there is no such game."""
     asked = request.POST.get("game") or request.GET.get("game")
@@ -154,7 +155,7 @@ def _game(request: HttpRequest) -> str:
 
 @accounts.account_required
 @require_http_methods(["GET", "POST"])
-def new_match(request: HttpRequest) -> HttpResponse:
+def new_match(request: SiteRequest) -> HttpResponse:
     """A new match of any game: the match's settings and the chosen game's options."""
     game = _game(request)
     adapter = web.adapter_for(game)
@@ -190,21 +191,21 @@ def new_match(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new_match.html", context, status=status)
 
 
-def match_view(request: HttpRequest, match_id: int) -> MatchView:
+def match_view(request: SiteRequest, match_id: int) -> MatchView:
     try:
         return services.view_match(match_id, request.user)
     except Match.DoesNotExist:
         raise Http404("No game of yours has this number.") from None
 
 
-def _seated(request: HttpRequest, match_id: int) -> None:
+def _seated(request: SiteRequest, match_id: int) -> None:
     """404 unless the viewer plays in the match: a move or a choice is only ever a
     player's, and a spectator's page has no form to make one."""
     if not match_view(request, match_id).is_player:
         raise Http404("No game of yours has this number.")
 
 
-def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **query) -> dict:
+def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **query) -> dict:
     match = mv.match
     seat_shown = mv.seat or (mv.seats[0] if mv.seats else None)
     context = {
@@ -236,7 +237,7 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
     context["game_template"] = adapter.template
     # A player follows the others while they owe no move; a spectator all along.
     context["polling"] = match.status == Match.Status.ACTIVE and (
-        (mv.is_player and not match.is_solo and mv.seat.deadline is None)
+        (mv.seat is not None and not match.is_solo and mv.seat.deadline is None)
         or (not mv.is_player and visibility.watchable(match))
     )
     _follow(request, mv, context)
@@ -248,7 +249,7 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
             lambda: any(owed != match.pk for owed in owed_matches(request))
         )
     if match.is_finished:
-        if match.puzzle_id:
+        if match.puzzle is not None:
             shown = puzzles.has_finished(request.user, match.puzzle)
             context["par"] = match.puzzle.par if shown else None
             if match.daily:
@@ -268,7 +269,7 @@ def _page_context(request: HttpRequest, mv: MatchView, *, error: str = "", **que
     return context
 
 
-def _follow(request: HttpRequest, mv: MatchView, context: dict) -> dict:
+def _follow(request: SiteRequest, mv: MatchView, context: dict) -> dict:
     """A page follows its match live where the server streams (``live``: the stream's
     address) whenever anything of the match may still change for its reader: the chat
     listens there. A page that polls for the others' moves (``polling``) is fetched again
@@ -282,7 +283,7 @@ def _follow(request: HttpRequest, mv: MatchView, context: dict) -> dict:
 
 
 def _render_game(
-    request: HttpRequest, mv: MatchView, *, status: int = 200, error: str = "", **query
+    request: SiteRequest, mv: MatchView, *, status: int = 200, error: str = "", **query
 ) -> HttpResponse:
     context = _page_context(request, mv, error=error, **query)
     if not request.htmx:
@@ -300,11 +301,11 @@ def _render_game(
     return replace_url(response, mv.match.get_absolute_url())
 
 
-def game_page(request: HttpRequest, match_id: int, *, status: int = 200, **query) -> HttpResponse:
+def game_page(request: SiteRequest, match_id: int, *, status: int = 200, **query) -> HttpResponse:
     return _show(request, match_view(request, match_id), status=status, **query)
 
 
-def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) -> HttpResponse:
+def _show(request: SiteRequest, mv: MatchView, *, status: int = 200, **query) -> HttpResponse:
     """The page (or its partial) of a match the viewer has in front of them."""
     if status == 200 and not query.get("preview"):
         services.seen(mv.match, mv.seat)
@@ -313,7 +314,7 @@ def _show(request: HttpRequest, mv: MatchView, *, status: int = 200, **query) ->
 
 @require_GET
 @never_cache
-def game(request: HttpRequest, match_id: int) -> HttpResponse:
+def game(request: SiteRequest, match_id: int) -> HttpResponse:
     """A match's page, never kept by the browser: Back after a move or a choice made in
     place must show the match as it is, not the page before it. Anybody who may look at the
     match (``visibility.watchable``), a visitor too, gets a spectator's page of a running
@@ -327,7 +328,7 @@ def game(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated and mv.match.status == Match.Status.WAITING:
         return redirect_to_login(request.get_full_path())  # to take a seat, sign in
     if mv.seat is not None and not mv.match.is_solo:
-        presence.note(request.user.pk, mv.match.pk)  # no "your move" push while it is open
+        presence.note(mv.seat.player_id, mv.match.pk)  # no "your move" push while it is open
     if "poll" in request.GET:
         if request.GET["poll"] == services.version(mv):
             return HttpResponse(status=204)
@@ -343,7 +344,7 @@ def game(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def play(request: HttpRequest, match_id: int) -> HttpResponse:
+def play(request: SiteRequest, match_id: int) -> HttpResponse:
     """A move, posted by one of the game's forms (its adapter reads it)."""
     try:
         adapter = web.adapter_for(services.game_of(match_id))
@@ -368,7 +369,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def commit(request: HttpRequest, match_id: int) -> HttpResponse:
+def commit(request: SiteRequest, match_id: int) -> HttpResponse:
     """A commitment before a move (``commitment``: what the game's page offers, such as
     "build" in NMBR 9 ++ "2 of 3"), with the ply its page knew; answered as a move is."""
     try:
@@ -387,7 +388,7 @@ def commit(request: HttpRequest, match_id: int) -> HttpResponse:
     return _render_game(request, mv)
 
 
-def _act(request: HttpRequest, match_id: int, action) -> HttpResponse:
+def _act(request: SiteRequest, match_id: int, action) -> HttpResponse:
     """Run a match action for the requesting player; refusals come back as a 400 page."""
     try:
         action(match_id, request.user)
@@ -400,37 +401,37 @@ def _act(request: HttpRequest, match_id: int, action) -> HttpResponse:
 
 @accounts.account_required
 @require_POST
-def join(request: HttpRequest, match_id: int) -> HttpResponse:
+def join(request: SiteRequest, match_id: int) -> HttpResponse:
     return _act(request, match_id, services.join)
 
 
 @login_required
 @require_POST
-def decline(request: HttpRequest, match_id: int) -> HttpResponse:
+def decline(request: SiteRequest, match_id: int) -> HttpResponse:
     return _act(request, match_id, services.decline)
 
 
 @login_required
 @require_POST
-def cancel(request: HttpRequest, match_id: int) -> HttpResponse:
+def cancel(request: SiteRequest, match_id: int) -> HttpResponse:
     return _act(request, match_id, services.cancel)
 
 
 @login_required
 @require_POST
-def resign(request: HttpRequest, match_id: int) -> HttpResponse:
+def resign(request: SiteRequest, match_id: int) -> HttpResponse:
     return _act(request, match_id, services.resign)
 
 
 @login_required
 @require_POST
-def extend(request: HttpRequest, match_id: int) -> HttpResponse:
+def extend(request: SiteRequest, match_id: int) -> HttpResponse:
     return _act(request, match_id, services.extend)
 
 
 @login_required
 @require_POST
-def prefs(request: HttpRequest, match_id: int) -> HttpResponse:
+def prefs(request: SiteRequest, match_id: int) -> HttpResponse:
     """The player's standing choices for the match (the game's adapter names them)."""
     match = get_object_or_404(Match, pk=match_id)
     names = web.adapter_for(match.game).prefs
@@ -443,14 +444,14 @@ def prefs(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
-def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+def replay(request: SiteRequest, match_id: int) -> HttpResponse:
     """Step through a finished match, every player's display side by side."""
     mv = match_view(request, match_id)
     if not mv.match.is_finished:
         raise Http404("This match is not finished.")
     adapter = web.adapter_for(mv.match.game)
     extra = {}
-    if mv.match.puzzle_id:
+    if mv.match.puzzle is not None:
         extra["par_line"] = puzzles.par_line_for(request.user, mv.match.puzzle)
     context = {"match": mv.match, **adapter.replay(mv, request.GET, **extra)}
     context["chat"] = SimpleLazyObject(

@@ -6,13 +6,14 @@ from functools import lru_cache
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import InvalidPage, Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import ratings, services, web
+from games.http import AccountRequest, SiteRequest
 from games.inputs import parse_int
 from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
@@ -23,7 +24,7 @@ from games.web.charts import rating_charts
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: SiteRequest) -> HttpResponse:
     """A visitor's front page: both games, ready to play at once, and the daily puzzle; a
     player's dashboard: their matches (their move first), invitations, the daily puzzle,
     ratings, open seats and last results."""
@@ -72,7 +73,7 @@ NEWS_PER_PAGE = 30
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def notifications(request: HttpRequest) -> HttpResponse:
+def notifications(request: AccountRequest) -> HttpResponse:
     """The player's "your move" notifications (one per match where the move is theirs) above
     their news (results, invitations, challenges), newest first and NEWS_PER_PAGE a page
     (``?page=``; a page there is not is answered with a word, a 400 and the first)."""
@@ -95,7 +96,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def profile(request: HttpRequest, username: str) -> HttpResponse:
+def profile(request: SiteRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
     # The figures kept by the task that follows each finished game; counted here only until
     # it first ran.
@@ -158,7 +159,7 @@ def _rating_charts(player, held: dict) -> list[tuple[str, str]]:
 
 
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
+def leaderboard(request: SiteRequest) -> HttpResponse:
     """One leaderboard: a rating list (``?game=``, ``?pool=``), the daily streaks
     (``?board=streaks``) or a game's best solo scores (``?board=solo&game=``)."""
     board = boards.find(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games import accounts
 from games.forms import PushKindsForm
+from games.http import AccountRequest
 from games.models import Profile, PushSubscription
 from games.services import pushes
 
@@ -51,7 +52,7 @@ def device_name(user_agent: str) -> str:
     return browser or system or _("An unknown browser")
 
 
-def settings_context(request: HttpRequest) -> dict:
+def settings_context(request: AccountRequest) -> dict:
     """What the push section of Settings shows: whether the site sends pushes, the player's
     devices, the kinds they get, and the key a browser subscribes with."""
     if not pushes.enabled():
@@ -65,7 +66,7 @@ def settings_context(request: HttpRequest) -> dict:
     }
 
 
-def _devices(request: HttpRequest) -> dict:
+def _devices(request: AccountRequest) -> dict:
     devices = PushSubscription.objects.filter(player=request.user).order_by("created", "pk")
     return {
         "devices": [
@@ -76,7 +77,7 @@ def _devices(request: HttpRequest) -> dict:
 
 @accounts.account_required
 @require_POST
-def add_device(request: HttpRequest) -> HttpResponse:
+def add_device(request: AccountRequest) -> HttpResponse:
     """The browser's subscription (``subscription``: its JSON), posted by the page's script:
     the list of devices is the answer (400 with a message, having added nothing, if the
     subscription is refused)."""
@@ -97,7 +98,7 @@ def add_device(request: HttpRequest) -> HttpResponse:
 
 @accounts.account_required
 @require_POST
-def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
+def remove_device(request: AccountRequest, device_id: int) -> HttpResponse:
     if not pushes.remove(request.user, device_id):
         raise Http404("No device of yours has this number.")
     messages.success(request, _("The device gets no more push notifications."))
@@ -106,7 +107,7 @@ def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
 
 @accounts.account_required
 @require_POST
-def push_kinds(request: HttpRequest) -> HttpResponse:
+def push_kinds(request: AccountRequest) -> HttpResponse:
     """Which kinds of push notification the player's devices get."""
     profile, _made = Profile.objects.get_or_create(player=request.user)
     form = PushKindsForm(request.POST, instance=profile)

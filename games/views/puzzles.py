@@ -1,13 +1,16 @@
 """Puzzles and challenges: a puzzle's page, the daily puzzle and its archive, challenges
 and rematches."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from typing import Any
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import accounts
 from games.forms import ChallengeForm
+from games.http import SiteRequest
 from games.inputs import parse_int
 from games.models import ChallengeOffer, DailyResult, Puzzle
 from games.services import MoveRefused, puzzles
@@ -16,7 +19,7 @@ from games.views.matches import game_page
 
 
 @require_GET
-def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+def puzzle_page(request: SiteRequest, puzzle_id: int) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
     if puzzle.daily_on is not None and puzzle.daily_on > puzzles.today():
         raise Http404("This puzzle is not published yet.")
@@ -29,7 +32,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
 
 
 @require_POST
-def play_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+def play_puzzle(request: SiteRequest, puzzle_id: int) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
     player, wait = accounts.playing(request)
     if player is None:
@@ -38,11 +41,12 @@ def play_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
 
 
 @require_GET
-def daily(request: HttpRequest) -> HttpResponse:
+def daily(request: SiteRequest) -> HttpResponse:
     puzzle = puzzles.publish_daily()
     day = puzzle.daily_on
+    assert day is not None  # the day's puzzle
     results = list(DailyResult.objects.filter(day=day).select_related("player")[:100])
-    context = {
+    context: dict[str, Any] = {
         "puzzle": puzzle,
         "day": day,
         "start": shown_start(puzzle),
@@ -57,7 +61,7 @@ def daily(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def play_daily(request: HttpRequest) -> HttpResponse:
+def play_daily(request: SiteRequest) -> HttpResponse:
     player, wait = accounts.playing(request)
     if player is None:
         return guest_limit_page(request, wait)
@@ -65,13 +69,13 @@ def play_daily(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def daily_archive(request: HttpRequest) -> HttpResponse:
+def daily_archive(request: SiteRequest) -> HttpResponse:
     return render(request, "games/daily_archive.html", {"rows": puzzles.archive()})
 
 
 @accounts.account_required
 @require_http_methods(["GET", "POST"])
-def new_challenge(request: HttpRequest) -> HttpResponse:
+def new_challenge(request: SiteRequest) -> HttpResponse:
     def create(data):
         offer = puzzles.offer_challenge(
             request.user,
@@ -89,7 +93,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
 
 @accounts.account_required
 @require_http_methods(["GET", "POST"])
-def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
+def challenge_offer(request: SiteRequest, offer_id: int) -> HttpResponse:
     offer = get_object_or_404(
         ChallengeOffer.objects.select_related("first", "second"),
         pk=offer_id,
@@ -102,7 +106,7 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
             return redirect(puzzles.pick_challenge(offer.pk, request.user, puzzle_id))
         except ValueError as exc:
             error = str(exc) if isinstance(exc, MoveRefused) else _("Pick one of the two puzzles.")
-    if offer.match_id is not None and not error:
+    if offer.match is not None and not error:
         return redirect(offer.match)
     choices = [(p, shown_start(p)) for p in offer.puzzles]
     context = {"offer": offer, "choices": choices, "error": error}
@@ -111,7 +115,7 @@ def challenge_offer(request: HttpRequest, offer_id: int) -> HttpResponse:
 
 @accounts.account_required
 @require_POST
-def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+def rematch(request: SiteRequest, match_id: int) -> HttpResponse:
     error = too_many_new_games(request)
     if error:
         return game_page(request, match_id, status=429, error=error)

@@ -4,7 +4,7 @@ finding a player by the beginning of their name."""
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.paginator import InvalidPage, Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import accounts, limits
+from games.http import SiteRequest
 from games.inputs import parse_int
 from games.names import shown
 from games.services import MoveRefused, blocks, follows, guests, search
@@ -19,7 +20,7 @@ from games.services import MoveRefused, blocks, follows, guests, search
 PROFILE_SOCIAL = "games/profile_social.html"
 
 
-def profile_context(request: HttpRequest, player: User) -> dict:
+def profile_context(request: SiteRequest, player: User) -> dict:
     """What a profile shows of the player among others: how many follow them and how many
     they follow, and what the reader may do (follow or unfollow, block or unblock)."""
     followers, following = follows.counts(player)
@@ -39,7 +40,7 @@ def profile_context(request: HttpRequest, player: User) -> dict:
     return context
 
 
-def _act(request: HttpRequest, username: str, action, done: str) -> HttpResponse:
+def _act(request: SiteRequest, username: str, action, done: str) -> HttpResponse:
     """Do ``action(reader, player)`` for the reader on the player ``username``; answer an
     htmx request with the profile's part that changed, any other with the page to go back
     to (``next``, else the profile) and a word on what was done (``done``) or refused."""
@@ -63,7 +64,7 @@ def _act(request: HttpRequest, username: str, action, done: str) -> HttpResponse
     return redirect(_next(request) or reverse("profile", args=[player.username]))
 
 
-def _next(request: HttpRequest) -> str:
+def _next(request: SiteRequest) -> str:
     """The page of this site a form asks to come back to (``next``), or ""."""
     wanted = request.POST.get("next", "")
     if wanted and url_has_allowed_host_and_scheme(
@@ -75,31 +76,31 @@ def _next(request: HttpRequest) -> str:
 
 @accounts.account_required
 @require_POST
-def follow(request: HttpRequest, username: str) -> HttpResponse:
+def follow(request: SiteRequest, username: str) -> HttpResponse:
     return _act(request, username, follows.follow, _("You follow %(player)s."))
 
 
 @accounts.account_required
 @require_POST
-def unfollow(request: HttpRequest, username: str) -> HttpResponse:
+def unfollow(request: SiteRequest, username: str) -> HttpResponse:
     return _act(request, username, follows.unfollow, _("You no longer follow %(player)s."))
 
 
 @accounts.account_required
 @require_POST
-def block(request: HttpRequest, username: str) -> HttpResponse:
+def block(request: SiteRequest, username: str) -> HttpResponse:
     return _act(request, username, blocks.block, _("You blocked %(player)s."))
 
 
 @accounts.account_required
 @require_POST
-def unblock(request: HttpRequest, username: str) -> HttpResponse:
+def unblock(request: SiteRequest, username: str) -> HttpResponse:
     return _act(request, username, blocks.unblock, _("You unblocked %(player)s."))
 
 
 @accounts.account_required
 @require_GET
-def following(request: HttpRequest) -> HttpResponse:
+def following(request: SiteRequest) -> HttpResponse:
     """Whom the player follows, with what each plays now and their ratings, by name and
     ``follows.FOLLOWED_PER_PAGE`` a page (``?page=``; a page there is not is answered with a
     word, a 400 and the first); a box to find a player."""
@@ -121,7 +122,7 @@ def following(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def players(request: HttpRequest) -> HttpResponse:
+def players(request: SiteRequest) -> HttpResponse:
     """The players whose name begins with ``?q=`` (``services.search``): the list alone for
     htmx (the suggestions under an invitation field, the box of "Following"), else a page."""
     prefix = request.GET.get("q", "")
