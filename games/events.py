@@ -99,7 +99,7 @@ class Hub:
         #: The player and match of each stream opened by a player.
         self.looking: dict[asyncio.Queue, tuple[int, int]] = {}
         self.client: redis.asyncio.Redis | None = None
-        self.pubsub = None
+        self.pubsub: redis.asyncio.client.PubSub | None = None
         self.reader: asyncio.Task | None = None
         self.clock: asyncio.Task | None = None
         self.ready = asyncio.Lock()

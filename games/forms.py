@@ -1,4 +1,5 @@
 import json
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -50,6 +51,8 @@ class SignupForm(UserCreationForm):
 
 class PasswordCheck:
     """A form asking for the player's password before it acts for them."""
+
+    cleaned_data: dict[str, Any]  # a mixin of forms.Form, which has it
 
     def __init__(self, user, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -193,9 +196,11 @@ class MatchForm(SideLabels, forms.Form):
 
     def __init__(self, *args, game: str = DEFAULT_GAME, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].default = game
+        chosen, players = self.fields["game"], self.fields["players"]
+        assert isinstance(chosen, OptionalChoiceField) and isinstance(players, forms.ChoiceField)
+        chosen.default = game
         counts = [n for n in find_game(game).players if n >= 2]
-        self.fields["players"].choices = _player_counts(counts[0], counts[-1])
+        players.choices = _player_counts(counts[0], counts[-1])
 
     def clean_invite(self) -> list[str]:
         return usernames(self.cleaned_data["invite"])

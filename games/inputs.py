@@ -135,7 +135,9 @@ class OptionalChoiceField(forms.ChoiceField):
 
     def to_python(self, value) -> str:
         try:
-            return parse_choice(value, self.choices, default=self.default)
+            choices = self.choices
+            assert isinstance(choices, Iterable)  # ChoiceField keeps them as (value, label)
+            return parse_choice(value, choices, default=self.default)
         except ValueError:
             raise ValidationError(
                 self.error_messages["invalid_choice"],

@@ -125,12 +125,14 @@ def over_limit(
     wait if it is over (then it is not counted)."""
     if request.method != "POST":
         return None
-    if key == "ip":
+    if callable(key):
+        value = key(group, request)
+    elif key == "ip":
         value = client_ip(request)
     elif key == "user":
         value = str(request.user.pk)
     else:
-        value = key(group, request)
+        raise ValueError(f"limits count per ip, user or a function, not {key!r}")
     return hit(group, value, rate)
 
 
@@ -198,6 +200,8 @@ def logged_in(sender, request: HttpRequest | None, user, **kwargs):
     if request is None:
         return
     name = login_name(request, {"username": user.get_username()})
+    if name is None:  # no account's name: nothing was counted for it
+        return
     try:
         limiter().clear(FAILURES, "login-failures", "account", name)
     except StorageError:

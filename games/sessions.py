@@ -15,6 +15,9 @@ from django.utils import timezone
 
 class SessionStore(db.SessionStore):
     def _get_session_from_db(self):
+        key = self.session_key
+        if key is None:  # nothing to read
+            return None
         model = self.model
         alias = router.db_for_read(model)
         connection = connections[alias]
@@ -23,10 +26,10 @@ class SessionStore(db.SessionStore):
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT session_data FROM {table} WHERE session_key = %s AND expire_date > %s",
-                [self.session_key, now],
+                [key, now],
             )
             row = cursor.fetchone()
         if row is None:
             self._session_key = None
             return None
-        return model(session_key=self.session_key, session_data=row[0])
+        return model(session_key=key, session_data=row[0])

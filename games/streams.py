@@ -21,6 +21,7 @@ import io
 import logging
 import resource
 from collections import Counter
+from collections.abc import Sequence
 from contextlib import suppress
 from importlib import import_module
 
@@ -52,7 +53,7 @@ HEADERS = [
 ]
 
 #: This process's open streams (and those being opened), in all and by client.
-counted = Counter()
+counted: Counter[str] = Counter()
 
 
 #: Open files kept for everything but streams (the database, Redis, pages, static files).
@@ -110,7 +111,7 @@ def seen_by(match_id: int, user) -> str:
         connections.close_all()
 
 
-async def answer(send, status: int, headers: list[tuple[bytes, bytes]] = ()) -> None:
+async def answer(send, status: int, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
     """An answer with no body."""
     await send({"type": "http.response.start", "status": status, "headers": list(headers)})
     await send({"type": "http.response.body", "body": b""})

@@ -120,7 +120,7 @@ def check_match_visible(user, match: Match, seat: Seat | None) -> None:
     would show them a puzzle order that is still secret for them."""
     if seat is None and not watchable(match):
         raise Match.DoesNotExist("No game of yours has this number.")
-    if seat is not None or match.puzzle_id is None or match.status == Match.Status.WAITING:
+    if seat is not None or match.status == Match.Status.WAITING or match.puzzle is None:
         return
     reason = secret_reason(user, match.puzzle)
     if reason:

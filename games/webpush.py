@@ -189,8 +189,8 @@ def public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     if isinstance(address, ipaddress.IPv6Address):
         if address in NAT64:
             address = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        elif address.ipv4_mapped or address.sixtofour:
-            address = address.ipv4_mapped or address.sixtofour
+        elif (carried := address.ipv4_mapped or address.sixtofour) is not None:
+            address = carried
         elif address.is_site_local:
             return False
     if address.is_loopback:
@@ -228,12 +228,14 @@ def _post(
     host name in Host, in the VAPID audience and in TLS (its certificate must be the name's).
     WebPushException if the push service did not take it; requests' errors if it did not
     answer."""
+    name = url.hostname
+    assert name is not None  # pushes.allowed takes no endpoint without a host
     for address in addresses:
         host = f"[{address}]" if address.version == 6 else str(address)
         pinned = urlunsplit((url.scheme, f"{host}:{_port(url)}", url.path, url.query, ""))
         with requests.Session() as session:
             session.max_redirects = 0  # a push service's answer is final
-            session.mount("https://", _Named(url.hostname))
+            session.mount("https://", _Named(name))
             try:
                 webpush(
                     {"endpoint": pinned, "keys": {"p256dh": device.p256dh, "auth": device.auth}},
@@ -298,7 +300,11 @@ def _still_wanted(message: PushMessage, now: datetime) -> int:
             deadline__gt=now,
             match__status=Match.Status.ACTIVE,
         ).first()
-        if seat is None or (message.kind == pushes.ALARM and not seat.reminded):
+        if (
+            seat is None
+            or seat.deadline is None  # never: its deadline is later than now
+            or (message.kind == pushes.ALARM and not seat.reminded)
+        ):
             return 0  # the move is made (an alarm of a later move: its own comes)
         if message.kind == pushes.MOVE and presence.looking(player_id, match.pk):
             return 0

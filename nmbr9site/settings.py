@@ -1,6 +1,7 @@
 """Settings for nmbr9site, all read from the environment (see README "Configuration")."""
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from celery.schedules import crontab
@@ -167,7 +168,7 @@ PUZZLE_PAR_EFFORT = float(env_str("PUZZLE_PAR_EFFORT", "1"))
 # When Redis cannot be reached the cache answers "nothing there" instead of failing. The rate
 # limits (games/limits.py) are counted in the same Redis, under KEY_PREFIX + ":limits", and
 # let requests through while it is away.
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": REDIS_URL,

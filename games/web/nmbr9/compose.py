@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext as _
 
-from games.contract import InvalidMove
+from games.contract import IllegalMove, InvalidMove
 from games.names import shown
 from games.nmbr9 import Board, IllegalPlacement, Place, Placement, Turn
 from games.nmbr9.tiles import FILLERS
@@ -314,7 +314,10 @@ def _ghost(mv, context, drafted, compose, specials, number, at, main_done, link)
     if at is None:
         ghost = default_ghost(start, ghost_piece, relax, mirrored, cap)
     else:
-        ghost = Placement(ghost_piece, *at, mirrored=mirrored)
+        x, y, rotation = at
+        ghost = Placement(ghost_piece, x, y, rotation, mirrored=mirrored)
+    after: Any  # the view after the step (None when the notation has no such step)
+    refused: IllegalMove | None
     try:
         step = step_for(compose, number, (ghost.x, ghost.y, ghost.rotation))
     except InvalidMove as exc:  # a tile the notation cannot move: the rules' own refusal

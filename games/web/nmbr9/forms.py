@@ -109,7 +109,8 @@ class OptionsForm(SideLabels, forms.Form):
         return value if value == "random" else int(value)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         breaking = data.pop("breaking", "")
         chosen = data.pop("specials", [])
         if breaking == "chosen":
@@ -264,6 +265,7 @@ class Posted:
             return self.turn
         step = None
         if self.compose.piece != "none":
+            assert self.at is not None  # a move's form wants the spot unless it places nothing
             try:
                 step = step_for(self.compose, self.number, self.at)
             except InvalidMove as exc:  # a step the notation has not: the rules' refusal

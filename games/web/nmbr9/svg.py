@@ -150,8 +150,9 @@ def points_by_level(board: Board) -> list[tuple[int, int]]:
     """A display's score by level, from level 1 up (level 0 scores nothing): (level, points)."""
     points: dict[int, int] = {}
     for placement, level in board.tiles:
-        if level and placement.kind == "number" and not placement.mirrored:
-            points[level] = points.get(level, 0) + placement.number * level
+        number = placement.number  # None: a filler or a start tile, which score nothing
+        if level and number is not None and not placement.mirrored:
+            points[level] = points.get(level, 0) + number * level
     return [(level, points.get(level, 0)) for level in range(1, board.height())]
 
 

@@ -166,7 +166,7 @@ def judge(board: Board, lesson: Lesson, placement: Placement) -> tuple[int | Non
         return None, str(lesson.instead)
     if level == 0:
         return level, _("Fits on level 0: no points.")
-    points = placement.number * level
+    points = (placement.number or 0) * level  # a filler scores nothing
     return level, ngettext(
         "Fits on level %(level)s: %(number)s × %(level)s = %(points)s point.",
         "Fits on level %(level)s: %(number)s × %(level)s = %(points)s points.",
