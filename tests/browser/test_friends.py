@@ -3,6 +3,7 @@ a match made with an invitation link and joined by it (an account and a visitor)
 and the invitation it refuses, and the new pages on a phone in German."""
 
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from games import services
@@ -146,3 +147,21 @@ def test_the_new_pages_fit_a_phone_in_german(open_browser, alice, bob, carol):
     bob_page.locator("#id_invite").press_sequentially("ali")
     expect(bob_page.locator('.suggestions a[data-name="alice"]')).to_be_visible()
     assert bob_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_following_goes_page_by_page_on_a_phone_in_german(open_browser, alice, monkeypatch):
+    monkeypatch.setattr(follows, "FOLLOWED_PER_PAGE", 2)
+    for name in ("dora", "erin", "finn"):
+        follows.follow(alice, User.objects.create_user(name, f"{name}@example.com", "pw"))
+    session = open_browser(locale="de", **PHONE)
+    page = log_in(session, "alice")
+    session.goto("/following/")
+    followed = page.locator("[data-followed]")
+    expect(followed).to_have_count(2)
+    expect(page.locator("nav.pager")).to_contain_text("Seite 1 von 2")
+    page.get_by_role("link", name="Weiter").click()
+    expect(followed).to_have_count(1)
+    expect(followed.first).to_have_attribute("data-followed", "finn")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.get_by_role("link", name="Zurück").click()
+    expect(followed.first).to_have_attribute("data-followed", "dora")
