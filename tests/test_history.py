@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import sweep, tasks
 from games.models import Match, Notification, Seat
-from games.services import retention
+from games.services import retention, watching
 from games.services.finish import refresh_player_stats
 from games.services.play import owed_match_ids
 from tests.test_match_services import make_match, play
@@ -88,6 +88,8 @@ def test_each_query_of_the_sweep_reads_an_index_of_what_may_be_due(alice):
     assert "finished_seats" in plan(recent[:20], "finished_seats")
     unfinished = Seat.objects.filter(player=alice, finished=None)
     assert "unfinished_seats" in plan(unfinished, "unfinished_seats")
+    under_way = first_query(lambda: watching.current_games(alice, alice))
+    assert "unfinished_seats" in explained(*under_way, "unfinished_seats")
 
 
 def test_a_finished_seat_owes_nothing(transactional_db, alice, bob):

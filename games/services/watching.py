@@ -40,7 +40,8 @@ def current_games(player, viewer) -> list[Seat]:
     recently started first, as ``viewer`` may know of them: all of them for the player
     themself; for anybody else the ones others may watch and those the viewer plays in."""
     seats = (
-        Seat.objects.filter(player=player, match__status=Match.Status.ACTIVE)
+        # finished=None: the index of unfinished seats, not every seat the player ever had
+        Seat.objects.filter(player=player, finished=None, match__status=Match.Status.ACTIVE)
         .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
         .select_related("match")
         .order_by("-match__started", "-match_id")
