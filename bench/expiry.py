@@ -52,8 +52,8 @@ from django.test.utils import (  # noqa: E402
 )
 from django.utils import timezone  # noqa: E402
 
+from games.infra.queue import queue_names  # noqa: E402
 from games.models import Match, Move, Puzzle, Seat  # noqa: E402
-from games.queue import queue_names  # noqa: E402
 from games.services import puzzles  # noqa: E402
 from nmbr9site import processes  # noqa: E402
 from nmbr9site.celery import app  # noqa: E402
@@ -145,8 +145,8 @@ def delays_under_par_backlog(queue: str, seats: int, pars: int, spread: float) -
 def sweep_in_history(scale: float, sweeps: int) -> None:
     """Time the sweep and each of its queries in ``bench.world``'s history at ``scale``."""
     from bench import calibration, world
-    from games import notifications, webpush
-    from games import sweep as due
+    from games.infra import notifications, webpush
+    from games.infra import sweep as due
     from games.services import bots, guests, retention
     from games.services.play import owed_match_ids
     from games.tasks import sweep

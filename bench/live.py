@@ -70,7 +70,8 @@ from django.db import connection, connections  # noqa: E402
 
 from bench.calibration import calibrate  # noqa: E402
 from bench.movegen import percentile  # noqa: E402
-from games import events, services  # noqa: E402
+from games import services  # noqa: E402
+from games.infra import events  # noqa: E402
 from games.models import Match, Move, Seat  # noqa: E402
 from games.nmbr9.policy import choose  # noqa: E402
 from nmbr9site import processes  # noqa: E402
@@ -126,7 +127,7 @@ def session_of(user: User) -> str:
     """The key of a new session signed in as ``user``."""
     session = import_module(settings.SESSION_ENGINE).SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "games.backends.Accounts"
+    session[BACKEND_SESSION_KEY] = "games.infra.backends.Accounts"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return session.session_key

@@ -154,7 +154,7 @@ def make_players(count: int, matches: int = MATCHES_PER_PAIR, name: str = "load"
     for user in users:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "games.backends.Accounts"
+        session[BACKEND_SESSION_KEY] = "games.infra.backends.Accounts"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         players.append(Player(user.pk, session.session_key, []))

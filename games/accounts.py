@@ -16,12 +16,12 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from games import limits
+from games.infra import limits
 from games.services import guests
 
 #: The session's note of the guest it holds (the user's id).
 SESSION_GUEST = "guest"
-BACKEND = "games.backends.Accounts"
+BACKEND = "games.infra.backends.Accounts"
 
 
 def is_guest(request: HttpRequest) -> bool:

@@ -6,8 +6,9 @@ work in the database and sends it again, and each task claims its rows before ac
 
 from celery import shared_task
 
-from games import health, metrics, notifications, queue, services, webpush
-from games import sweep as due
+from games import services
+from games.infra import health, metrics, notifications, queue, webpush
+from games.infra import sweep as due
 from games.services import botplay, bots, guests, puzzles, retention
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.

@@ -1,5 +1,5 @@
 """The site's ASGI application: the live streams of game pages from the event loop
-(``games.streams``, no thread per open stream), and every other address through Django's
+(``games.infra.streams``, no thread per open stream), and every other address through Django's
 WSGI handler (asgiref's ``WsgiToAsgi``), one request at a time in the process's thread.
 
 Production runs it as the ``live`` process behind the proxy, which sends it the streams'
@@ -21,7 +21,7 @@ django.setup(set_prefix=False)
 from asgiref.wsgi import WsgiToAsgi  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-from games import streams  # noqa: E402
+from games.infra import streams  # noqa: E402
 
 # WhiteNoise answers a static file with a file iterator, which Django reads in a thread under
 # ASGI and warns about at each file.

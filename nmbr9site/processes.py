@@ -19,7 +19,7 @@ from pathlib import Path
 import redis
 from django.db import connection
 
-from games.queue import queue_names
+from games.infra.queue import queue_names
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -48,25 +48,25 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # /healthz, /readyz and /metrics, answered before anything else runs: no host check, no
     # https redirect, no session, no database unless the check asks for it.
-    "games.middleware.Probes",
-    "games.middleware.CountRequests",
+    "games.infra.middleware.Probes",
+    "games.infra.middleware.CountRequests",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "games.middleware.RejectMalformedRequests",
+    "games.infra.middleware.RejectMalformedRequests",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.middleware.UserLanguage",
-    "games.middleware.RecordLastSeen",
+    "games.infra.middleware.UserLanguage",
+    "games.infra.middleware.RecordLastSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: under ASGI a middleware that can only run sync makes every one above it run in
     # the request's thread too, instead of crossing to the event loop and back at each.
-    "games.middleware.ShowHidden",
+    "games.infra.middleware.ShowHidden",
 ]
 
 ROOT_URLCONF = "nmbr9site.urls"
@@ -125,7 +125,7 @@ CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "nmbr9site")
 # Par searches, refills and player figures go to "<CELERY_QUEUE>-slow", for a worker of its own.
-CELERY_TASK_ROUTES = ("games.queue.route",)
+CELERY_TASK_ROUTES = ("games.infra.queue.route",)
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TASK_ACKS_LATE = True
@@ -134,7 +134,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 # The broker may go away: workers and beat reconnect for as long as it takes, and a request
-# that sends a task gives up quickly (the sweep sends the work again; see games/queue.py).
+# that sends a task gives up quickly (the sweep sends the work again; see games/infra/queue.py).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -166,7 +166,7 @@ if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
 PUZZLE_PAR_EFFORT = float(env_str("PUZZLE_PAR_EFFORT", "1"))
 
 # When Redis cannot be reached the cache answers "nothing there" instead of failing. The rate
-# limits (games/limits.py) are counted in the same Redis, under KEY_PREFIX + ":limits", and
+# limits (games/infra/limits.py) are counted in the same Redis, under KEY_PREFIX + ":limits", and
 # let requests through while it is away.
 CACHES: dict[str, dict[str, Any]] = {
     "default": {
@@ -183,11 +183,11 @@ CACHES: dict[str, dict[str, Any]] = {
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 # Sessions live in the database alone (read with plain SQL): a copy in the cache would
 # outlive a logout made while Redis is away and sign the player in again.
-SESSION_ENGINE = "games.sessions"
+SESSION_ENGINE = "games.infra.sessions"
 
 AUTHENTICATION_BACKENDS = [
-    "games.limits.LoginLimits",  # refuses a locked-out login before any password is hashed
-    "games.backends.Accounts",
+    "games.infra.limits.LoginLimits",  # refuses a locked-out login before any password is hashed
+    "games.infra.backends.Accounts",
     "django.contrib.auth.backends.ModelBackend",  # sessions that name it stay signed in
 ]
 
@@ -219,10 +219,10 @@ else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "nmbr9site <noreply@localhost>")
 
-# Web Push (games/webpush.py): the VAPID key pair (`python manage.py vapid_keys`) and a contact
-# for the push services; without them push notifications are off. A browser's push service
-# is reached over https only, but for one on this machine over http where this allows it
-# (development, the tests' own push service).
+# Web Push (games/infra/webpush.py): the VAPID key pair (`python manage.py vapid_keys`) and a
+# contact for the push services; without them push notifications are off. A browser's push
+# service is reached over https only, but for one on this machine over http where this allows
+# it (development, the tests' own push service).
 VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT = env_vapid()
 PUSH_LOCAL_ENDPOINTS = env_bool("PUSH_LOCAL_ENDPOINTS", DEBUG)
 # The push services a subscription may name (games/services/pushes.py): each host name is the
@@ -237,7 +237,7 @@ PUSH_SERVICES = [
     *env_domains("PUSH_EXTRA_SERVICES", []),
 ]
 
-# Live streams of game pages (games.streams), served by processes of nmbr9site.asgi, which
+# Live streams of game pages (games.infra.streams), served by processes of nmbr9site.asgi, which
 # set LIVE_STREAMS for themselves; the WSGI processes behind the same proxy set it so that
 # their pages name their streams (Procfile). At most LIVE_STREAMS_PER_CLIENT open per
 # player or address and LIVE_STREAMS_MOST in all in one process.
@@ -246,7 +246,7 @@ LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 20, minimum=1)
 LIVE_STREAMS_MOST = env_int("LIVE_STREAMS_MOST", 10000, minimum=1)
 
 # A player gets their saved language (Settings), else their browser's, else English
-# (games.middleware.UserLanguage after Django's LocaleMiddleware). The catalogues in
+# (games.infra.middleware.UserLanguage after Django's LocaleMiddleware). The catalogues in
 # locale/ are compiled by the setup command (./run, with Babel).
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
@@ -289,7 +289,7 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, m
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 # Behind the proxy the client's address is the last one it added to X-Forwarded-For
-# (games.limits.client_ip).
+# (games.infra.limits.client_ip).
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

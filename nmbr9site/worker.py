@@ -1,10 +1,10 @@
 """gunicorn's worker for ``nmbr9site.asgi``: uvicorn, which must not take the client's
 address from X-Forwarded-For itself (its default for connections from 127.0.0.1, where the
 proxy and anybody on the machine connect from). The site alone decides the client's address
-(``BEHIND_TLS_PROXY``, ``games.limits.client_ip``).
+(``BEHIND_TLS_PROXY``, ``games.infra.limits.client_ip``).
 
 Each open stream holds a connection, a file: the worker raises its own limit of open files
-to the most the system allows it (``games.streams`` refuses streams before reaching it).
+to the most the system allows it (``games.infra.streams`` refuses streams before reaching it).
 """
 
 import contextlib

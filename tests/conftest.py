@@ -23,7 +23,7 @@ def celery_queue():
 
     Set before any test runs: Celery fixes its routes when it first sends a task.
     """
-    from games.queue import queue_names
+    from games.infra.queue import queue_names
     from nmbr9site.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:12]}"
@@ -115,7 +115,7 @@ def forget_match_games():
 @pytest.fixture(autouse=True)
 def broker_tried_afresh():
     """A broker a test made fail is tried again at the next send of the next test."""
-    from games import queue
+    from games.infra import queue
 
     queue.broker_back()
 
@@ -125,7 +125,7 @@ def empty_cache(cache_prefix):
     """Every test starts with no rate limit counted."""
     from django.core.cache import cache
 
-    from games import limits
+    from games.infra import limits
 
     cache.delete_pattern("*")
     limits.limiter().storage.reset()
@@ -137,7 +137,7 @@ def celery_worker(celery_queue, transactional_db):
     the real Redis."""
     from celery.contrib.testing.worker import start_worker
 
-    from games.queue import queue_names
+    from games.infra.queue import queue_names
     from nmbr9site.celery import app
 
     with app.connection_for_write() as connection:
@@ -339,7 +339,7 @@ def database_away(django_db_blocker):
 @pytest.fixture
 def redis_away(settings):
     """Redis cannot be reached by the live streams and the presence notes."""
-    from games import events, presence
+    from games.infra import events, presence
 
     settings.REDIS_URL = f"redis://127.0.0.1:{_closed_port()}/0"
     presence.client.cache_clear()

@@ -119,7 +119,7 @@ def test_an_empty_signup_shows_what_is_missing(client):
 
 
 def test_signed_in_requests_read_the_user_and_refuse_one_who_may_not_sign_in(client, alice):
-    from games.backends import Accounts
+    from games.infra.backends import Accounts
 
     backend = Accounts()
     assert backend.get_user(str(alice.pk)) == alice
@@ -150,7 +150,7 @@ def test_a_wrong_password_is_hashed_once_and_a_right_one_signs_in(client, alice,
     assert "_auth_user_id" not in client.session
     response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
-    assert client.session["_auth_user_backend"] == "games.backends.Accounts"
+    assert client.session["_auth_user_backend"] == "games.infra.backends.Accounts"
 
 
 @pytest.mark.parametrize("field, value", [("email", "ALICE@example.com"), ("username", "Alice")])

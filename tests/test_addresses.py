@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.urls import reverse
 
-from games import queue
+from games.infra import queue
 from games.models import Profile
 from games.services import addresses
 from tests.conftest import PASSWORD

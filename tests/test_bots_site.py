@@ -147,7 +147,7 @@ def test_the_sweep_sends_a_bot_that_has_owed_a_move_for_a_while(alice):
 
 @pytest.mark.worker
 def test_a_lost_bot_task_is_sent_again_by_the_sweep_and_the_worker_moves(celery_worker, alice):
-    from games import queue
+    from games.infra import queue
 
     sent = []
     real_send = queue.send

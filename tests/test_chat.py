@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import inputs, limits, services
+from games import inputs, services
+from games.infra import limits
 from games.models import Block, ChatBan, ChatMessage, ChatMute, Match, Profile
 from games.nmbr9 import rules as nmbr9_rules
 from games.services import bots, chat, closing

@@ -13,7 +13,8 @@ import redis
 from django.conf import settings
 from django.urls import reverse
 
-from games import events, services
+from games import services
+from games.infra import events
 from games.models import ChatMessage, Match, Notification, PushMessage
 from games.services import chat
 from games.services.live import WATCH

@@ -201,7 +201,7 @@ def test_the_profile_in_german(client, alice, bob):
 
 
 def test_too_many_follows_are_refused_for_a_while(client, alice, bob, monkeypatch):
-    monkeypatch.setattr("games.limits.SOCIAL_ACTIONS", "2/hour")
+    monkeypatch.setattr("games.infra.limits.SOCIAL_ACTIONS", "2/hour")
     client.force_login(alice)
     client.post(reverse("follow", args=["bob"]))
     client.post(reverse("unfollow", args=["bob"]))

@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import limits, services, sweep, tasks
+from games import services, tasks
+from games.infra import limits, sweep
 from games.models import DailyResult, Match, Profile, Rating, Seat
 from games.services import boards, guests, puzzles
 from tests.conftest import PASSWORD

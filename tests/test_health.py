@@ -9,7 +9,7 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from games import health
+from games.infra import health
 from games.models import Seat
 from tests.test_match_services import make_match, seat_of
 

@@ -8,7 +8,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import sweep, tasks
+from games import tasks
+from games.infra import sweep
 from games.models import Match, Notification, Seat
 from games.services import retention, watching
 from games.services.finish import refresh_player_stats

@@ -14,8 +14,8 @@ from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
+from games.infra.notifications import send_due
 from games.models import Profile
-from games.notifications import send_due
 from tests.test_match_services import make_match, seat_of
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
@@ -407,8 +407,8 @@ def test_a_player_who_saved_no_language_is_written_to_in_the_one_they_use_the_si
 ):
     """No saved language means the browser's: the language the player last used the site in
     is noted, and their notifications and e-mails are written in it."""
+    from games.infra.notifications import send_password_reset
     from games.models import Notification
-    from games.notifications import send_password_reset
 
     Profile.objects.get_or_create(player=bob)
     client.force_login(bob)

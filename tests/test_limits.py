@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import limits
+from games.infra import limits
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from games import events, presence, services
+from games import services
+from games.infra import events, presence
 from games.models import Match
 from tests.test_match_services import make_match, play, seat_of
 
@@ -517,7 +518,7 @@ def test_a_process_holds_fewer_streams_than_it_may_open_files(settings, monkeypa
     refuses streams (503) before that."""
     import resource
 
-    from games import streams
+    from games.infra import streams
     from nmbr9site.worker import most_open_files
 
     settings.LIVE_STREAMS_MOST = 10_000

@@ -22,7 +22,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import limits, services
+from games import services
+from games.infra import limits
 from games.models import Match, Move, Profile, Seat
 from games.services import puzzles
 from tests.test_match_services import make_match, play
@@ -438,8 +439,8 @@ def _site_forms() -> list[type]:
     from django import forms
 
     import games.forms
+    import games.infra.notifications
     import games.learn
-    import games.notifications
     import games.web  # noqa: F401  (the games' forms)
 
     found, todo = [], [forms.BaseForm]

@@ -16,7 +16,8 @@ from django.core.mail.backends import locmem
 from django.urls import reverse
 from django.utils import timezone
 
-from games import notifications, ratings, services, sweep
+from games import ratings, services
+from games.infra import notifications, sweep
 from games.models import (
     Match,
     MatchState,

@@ -9,7 +9,8 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import queue, services
+from games import services
+from games.infra import queue
 from games.models import Match, Move, Notification, PlayerStats, Rating, RatingChange, Seat
 from games.tasks import rate_match, refresh_player_stats, sweep
 from tests.test_match_services import make_due, make_match, play, play_to_end, seat_of
@@ -203,9 +204,9 @@ def test_after_the_broker_failed_nothing_is_tried_for_a_while(monkeypatch):
 def test_a_par_the_broker_did_not_take_is_asked_for_by_the_next_sweep(
     monkeypatch, django_capture_on_commit_callbacks
 ):
+    from games.infra.sweep import claim_par
     from games.models import Puzzle
     from games.services import puzzles
-    from games.sweep import claim_par
     from games.tasks import compute_par
 
     tried = refuse_sends(monkeypatch, compute_par)

@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from games import notifications, queue
+from games.infra import notifications, queue
 from games.models import Heartbeat, Seat
 from games.tasks import sweep
 from nmbr9site.env import env_networks
@@ -233,13 +233,13 @@ ROOT = Path(__file__).resolve().parent.parent
 COUNT_A_MAIL = """
 import django
 django.setup()
-from games import metrics
+from games.infra import metrics
 metrics.MAILS.labels("your_move", "sent").inc(3)
 """
 SCRAPE = """
 import django
 django.setup()
-from games import metrics
+from games.infra import metrics
 print(metrics.exposition()[0].decode())
 """
 

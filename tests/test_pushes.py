@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 from prometheus_client import REGISTRY
 
-from games import presence, webpush
+from games.infra import presence, webpush
 from games.models import Match, Profile, PushMessage, PushSubscription, Seat
 from games.services import lobby, pushes, puzzles
 from games.tasks import sweep

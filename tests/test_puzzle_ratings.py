@@ -9,11 +9,11 @@ import pytest
 from django.urls import reverse
 
 from games import ratings, services
+from games.infra.sweep import unweighed_attempts
 from games.models import Match, Puzzle, Rating, RatingChange, Seat
 from games.registry import PUZZLE_GAME
 from games.services import puzzles
 from games.services.finish import count_for_the_day
-from games.sweep import unweighed_attempts
 from games.tasks import sweep
 from tests.test_match_services import play_to_end
 from tests.test_puzzles import finish, make_puzzles

@@ -11,7 +11,8 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from games import limits, services
+from games import services
+from games.infra import limits
 from games.models import ChallengeOffer, DailyResult, Match, Move, Puzzle, Rating, Seat
 from games.nmbr9 import Placement, deal
 from games.nmbr9.policy import choose

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from games import queue
+from games.infra import queue
+from games.infra.sweep import PAR_IN_FLIGHT
 from games.models import Puzzle, Seat
 from games.services import puzzles
-from games.sweep import PAR_IN_FLIGHT
 from games.tasks import compute_par, expire_seats, refresh_player_stats, sweep
 from nmbr9site import processes
 from nmbr9site.celery import app

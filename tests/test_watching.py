@@ -11,7 +11,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 from django.urls import reverse
 
-from games import events, services, visibility
+from games import services, visibility
+from games.infra import events
 from games.models import Match, Move
 from games.services import live, puzzles, watching
 from tests.test_live import Channels, Stream, page_version, session_of

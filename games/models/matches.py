@@ -75,7 +75,7 @@ class Match(models.Model):
                 name="watchable_matches",
             ),
             # What the sweep looks for among all matches ever played, each in an index of
-            # its own that holds only the matches it may find (games/sweep.py).
+            # its own that holds only the matches it may find (games/infra/sweep.py).
             models.Index(
                 fields=["finished"],
                 condition=models.Q(status="finished", rated=True, rated_at=None),
@@ -303,7 +303,7 @@ class Seat(models.Model):
             models.Index(
                 fields=["player"], condition=models.Q(finished=None), name="unfinished_seats"
             ),
-            # Reminders due (games/sweep.py): seats under a deadline not yet reminded.
+            # Reminders due (games/infra/sweep.py): seats under a deadline not yet reminded.
             models.Index(
                 fields=["remind_at"],
                 condition=models.Q(reminded=False, deadline__isnull=False),

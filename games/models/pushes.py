@@ -27,7 +27,7 @@ class PushSubscription(models.Model):
 
 
 class PushMessage(models.Model):
-    """A push for one device, due at ``send_at`` (None: sent; see ``games.webpush``)."""
+    """A push for one device, due at ``send_at`` (None: sent; see ``games.infra.webpush``)."""
 
     device = models.ForeignKey(PushSubscription, on_delete=models.CASCADE, related_name="pushes")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True)

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games import pickled
 from games.contract import Due, IllegalMove, InvalidMove, Outcome
+from games.infra import pickled
 
 from .bots import STRENGTHS, bot_turn
 from .game import MAX_PLAYERS, PACES, Game, GameView, Options

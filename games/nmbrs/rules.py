@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from games import pickled
 from games.contract import Due, Outcome
+from games.infra import pickled
 
 from . import game
 from .bots import STRENGTHS, bot_step

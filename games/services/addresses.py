@@ -7,7 +7,7 @@ waits in ``Profile.pending_email`` until the link sent to it is followed; the li
 a signed token (``django.core.signing``) naming the account and the address, good for
 ``LINK_AGE``, and for the address still waiting only. An address another account has
 already is never told apart from a free one: its owner gets an e-mail saying so instead
-(``games.notifications.send_address_mail``).
+(``games.infra.notifications.send_address_mail``).
 """
 
 from __future__ import annotations

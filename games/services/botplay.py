@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import random
 
-from games import queue
 from games.contract import BotRules
+from games.infra import queue
 from games.models import Match, Seat
 from games.services.kept import load
 from games.services.play import play

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games import metrics
+from games.infra import metrics
 from games.models import Match, Seat
 
 logger = logging.getLogger(__name__)

@@ -33,8 +33,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import limits, visibility
+from games import visibility
 from games.contract import PaceRules
+from games.infra import limits
 from games.inputs import parse_text
 from games.models import ChatBan, ChatMessage, ChatMute, Match, Profile, Seat
 from games.models.chat import MESSAGE_LENGTH

@@ -7,7 +7,7 @@ who owes a decision (``Rules.to_move``) has a deadline for it. A new decision
 (``Rules.turn`` changes) gets a new deadline of ``Rules.due`` of the match's time per move;
 moves that continue a decision keep its deadline.
 
-When a deadline passes, the sweep (``games.sweep``) sends the seat here: its game's fallback
+When a deadline passes, the sweep (``games.infra.sweep``) sends the seat here: its game's fallback
 (``Rules.auto_move``, keeping what the player committed to: ``commitments.auto_move``) is played
 until the decision is made, and the player gets a strike
 when the game says missing it is one; two strikes in a row and the player is dropped.

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import queue
+from games.infra import queue
 from games.models import DailyResult, Match, Notification, Profile, Seat
 from games.services import finish
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games import events
+from games.infra import events
 from games.models import Match
 from games.services import bus
 from games.services.matchview import WATCH, shown, version

@@ -9,7 +9,7 @@ posts to what a subscription names, so it takes only the push services of browse
 
 A push is written with the change it tells of (``Changes.flush``, in its transaction), one
 row per device (``PushMessage``), so that each device gets it once however the others fare;
-``games.webpush`` sends the rows after commit, and the sweep sends any a lost task missed.
+``games.infra.webpush`` sends the rows after commit, and the sweep sends any a lost task missed.
 It is written in its reader's language and says only what its reader may know: the words
 of their own notification, the match's name and address. Which pushes:
 
@@ -40,7 +40,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
-from games import queue
+from games.infra import queue
 from games.models import Match, Profile, PushMessage, PushSubscription
 from games.models.pushes import ENDPOINT_LENGTH
 
@@ -221,7 +221,7 @@ BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 def allowed(endpoint: str) -> bool:
     """Whether the site pushes to ``endpoint``: https at a push service of
     ``PUSH_SERVICES``, or http on this machine where ``PUSH_LOCAL_ENDPOINTS`` allows it. (The
-    addresses its host name has are checked when a push is sent: ``games.webpush``.)"""
+    addresses its host name has are checked when a push is sent: ``games.infra.webpush``.)"""
     return not _refusal(endpoint)
 
 

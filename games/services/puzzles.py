@@ -21,8 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import queue, visibility
-from games import sweep as due
+from games import visibility
+from games.infra import queue
+from games.infra import sweep as due
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.models.matches import LEADERBOARD
 from games.registry import PUZZLE_GAME, puzzle_rules

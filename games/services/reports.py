@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import limits
+from games.infra import limits
 from games.inputs import parse_choice, parse_text
 from games.models import ChatBan, ChatMessage, Report
 from games.models.chat import REPORT_LENGTH

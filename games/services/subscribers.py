@@ -31,7 +31,7 @@ from functools import partial
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import metrics, queue
+from games.infra import metrics, queue
 from games.models import Match
 from games.names import shown_lazy
 from games.services import bus, finish, live, pushes

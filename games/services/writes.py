@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
-from games import metrics
+from games.infra import metrics
 from games.models import Match, Move, Notification, Profile, Seat
 from games.services import kept, pushes
 from games.services.prepared import column, field_of

@@ -21,11 +21,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import accounts, limits
-from games import notifications as mails
+from games import accounts
 from games.forms import CloseAccountForm, EmailChangeForm, SettingsForm, SignupForm
 from games.http import AccountRequest
-from games.middleware import SESSION_LANGUAGE
+from games.infra import limits
+from games.infra import notifications as mails
+from games.infra.middleware import SESSION_LANGUAGE
 from games.models import Profile
 from games.services import addresses, blocks, closing, export
 from games.views import pushes

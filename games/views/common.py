@@ -6,7 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games import accounts, limits, web
+from games import accounts, web
+from games.infra import limits
 from games.models import Match, Puzzle
 from games.services import MoveRefused, bots
 

@@ -1,12 +1,12 @@
 """A match page's live stream, as the WSGI server answers its address: the streams are
-served from an event loop (``games.streams``, under ``nmbr9site.asgi``), so this one only
+served from an event loop (``games.infra.streams``, under ``nmbr9site.asgi``), so this one only
 tells a page whether it may see the match (404) and, if so, to poll (204)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games.streams import channel_of
+from games.infra.streams import channel_of
 
 
 @require_GET

@@ -18,10 +18,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import accounts, presence, services, visibility, web
+from games import accounts, services, visibility, web
 from games.context_processors import owed_matches
 from games.forms import MatchForm, PrivacyForm
 from games.http import SiteRequest
+from games.infra import presence
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game

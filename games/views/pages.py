@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 from django.views.i18n import set_language
 
 from games import web
-from games.middleware import SESSION_LANGUAGE
+from games.infra.middleware import SESSION_LANGUAGE
 from games.models import Profile
 from games.registry import find_game
 

@@ -11,8 +11,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import accounts, limits
+from games import accounts
 from games.http import SiteRequest
+from games.infra import limits
 from games.inputs import parse_int
 from games.names import shown
 from games.services import MoveRefused, blocks, follows, guests, search

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from playwright.sync_api import expect
 
-from games import queue
+from games.infra import queue
 from tests.browser.test_phone import PHONE
 from tests.browser.test_solo import fill_sign_up, log_in
 from tests.conftest import PASSWORD

@@ -16,7 +16,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from games import webpush
+from games.infra import webpush
 from games.models import PushMessage, PushSubscription
 from games.services import lobby
 from tests.browser.test_replay import REPORT_VIOLATIONS

@@ -32,7 +32,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import metrics, queue
+from games.infra import metrics, queue
 from games.models import Match, Profile, Seat
 from games.services import addresses
 from games.services.prepared import column, field_of

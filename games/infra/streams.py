@@ -34,8 +34,9 @@ from django.db import connections
 from django.http import Http404
 from django.urls import Resolver404, resolve
 
-from games import events, metrics, services
-from games.limits import client_ip
+from games import services
+from games.infra import events, metrics
+from games.infra.limits import client_ip
 from games.models import Match
 from games.services import live as live_service
 from games.services.matchview import MatchView

@@ -49,7 +49,7 @@ from pywebpush import WebPushException, webpush
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import NewConnectionError
 
-from games import metrics, presence
+from games.infra import metrics, presence
 from games.models import Match, PushMessage, PushSubscription, Seat
 from games.services import pushes
 

@@ -26,7 +26,7 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
-from games import metrics, presence
+from games.infra import metrics, presence
 
 logger = logging.getLogger(__name__)
 

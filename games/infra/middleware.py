@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext, gettext_noop
 
-from games import health, metrics
+from games.infra import health, metrics
 from games.visibility import Hidden
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 A task is sent once the transaction that asks for it has committed, so a worker never looks
 for a row that is not there yet. When the broker cannot be reached the failure is logged and
 the caller carries on: the committed change stands, and the periodic sweep
-(``games.sweep``) finds the work from the database and sends it again.
+(``games.infra.sweep``) finds the work from the database and sends it again.
 
 Tasks are named (``"games.tasks.rate_match"``), so that the code sending them need not
 import the tasks module, which imports the services.

@@ -1,6 +1,6 @@
 """Who has a match in front of them right now: a page of it open, following its changes.
 
-An open game page says so every ``REFRESH`` seconds, by its live stream (``games.live``) or
+An open game page says so every ``REFRESH`` seconds, by its live stream (``events``) or
 by polling; the note lasts ``LASTS`` seconds, so a page closed without a word is forgotten
 within that. A "your move" push waits for nobody who has the match open. The notes live in
 Redis and nowhere else: when Redis is away nobody is known to be looking, and pushes go out.
@@ -30,7 +30,7 @@ def key(user_id: int, match_id: int) -> str:
 
 @lru_cache(maxsize=1)
 def client() -> redis.Redis:
-    """This process's Redis client for the live pages' notes and news (``games.events``
+    """This process's Redis client for the live pages' notes and news (``games.infra.events``
     publishes with it), quick to give up when Redis does not answer."""
     return redis.Redis.from_url(
         settings.REDIS_URL, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT

@@ -21,7 +21,7 @@ from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
-from games import sweep
+from games.infra import sweep
 from games.models import Heartbeat
 
 logger = logging.getLogger(__name__)

@@ -126,7 +126,7 @@ class AtScrape:
         yield from self._queues()
 
     def _seats(self):
-        from games import sweep
+        from games.infra import sweep
 
         try:
             timed = sweep.timed_seats().count()
@@ -148,7 +148,7 @@ class AtScrape:
         )
 
     def _queues(self):
-        from games import health, queue
+        from games.infra import health, queue
 
         names = queue.queue_names()
         try:
@@ -181,7 +181,7 @@ def exposition() -> tuple[bytes, str]:
 def allowed(request: HttpRequest) -> bool:
     """Whether the request may read the metrics: it shows METRICS_TOKEN as a bearer token,
     or comes from an address of METRICS_ALLOWED_IPS."""
-    from games.limits import client_ip
+    from games.infra.limits import client_ip
 
     token = settings.METRICS_TOKEN
     scheme, _space, given = request.headers.get("Authorization", "").partition(" ")
