@@ -227,3 +227,43 @@ def test_move_notifications_are_cut_to_the_one_owed_per_player_and_match(apps_wi
         Notification.objects.create(
             player_id=alice.pk, match_id=running.pk, kind="move", read=True, text="Again."
         )
+
+
+@pytest.fixture
+def apps_before_the_infra_package():
+    """The app registry as it was while the site's backend was games.backends.Accounts."""
+    yield from apps_at([("games", "0034_count_profile_figures")])
+
+
+def test_sessions_signed_in_before_the_backend_moved_stay_signed_in(
+    apps_before_the_infra_package, client, settings
+):
+    from importlib import import_module
+
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import User
+    from django.urls import reverse
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+
+    def signed_in(user, backend: str) -> str:
+        session = store()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = backend
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        return session.session_key
+
+    alice = User.objects.create_user("alice", password="a long password of hers")
+    bob = User.objects.create_user("bob", password="a long password of his")
+    old = signed_in(alice, "games.backends.Accounts")
+    django_s = signed_in(bob, "django.contrib.auth.backends.ModelBackend")
+
+    migrate_to_latest()
+
+    assert store(old).load()[BACKEND_SESSION_KEY] == "games.infra.backends.Accounts"
+    assert store(django_s).load()[BACKEND_SESSION_KEY] == (
+        "django.contrib.auth.backends.ModelBackend"
+    )
+    client.cookies[settings.SESSION_COOKIE_NAME] = old
+    assert client.get(reverse("settings")).status_code == 200
