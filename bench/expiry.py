@@ -147,8 +147,9 @@ def sweep_in_history(scale: float, sweeps: int) -> None:
     from bench import calibration, world
     from games.infra import notifications, webpush
     from games.infra import sweep as due
-    from games.services import bots, guests, retention
-    from games.services.play import owed_match_ids
+    from games.services import guests, retention
+    from games.services.match import bot_seats
+    from games.services.match.play import owed_match_ids
     from games.tasks import sweep
 
     Seat.objects.all().delete()
@@ -177,7 +178,7 @@ def sweep_in_history(scale: float, sweeps: int) -> None:
         "unrated_matches": due.unrated_matches,
         "unweighed_attempts": due.unweighed_attempts,
         "stale_stats": due.stale_stats,
-        "bots.due": bots.due,
+        "bot_seats.due": bot_seats.due,
         "guests.idle": guests.idle,
         "retention.prune_notifications": retention.prune_notifications,
         "owed_match_ids (every signed-in page)": lambda: owed_match_ids(player),

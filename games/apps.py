@@ -20,7 +20,7 @@ class GamesConfig(AppConfig):
 
         # Every hosted game has a web adapter: a system check (games.E001).
         # What happens to matches reaches its subscribers (all of them listed there).
-        from games.services import subscribers
+        from games.services.match import subscribers
         from games.web import registry  # noqa: F401
 
         subscribers.register()

@@ -31,8 +31,8 @@ class SignupForm(UserCreationForm):
         fields = ("username",)
 
     def clean_username(self) -> str:
-        from games.services.bots import is_bot_name
         from games.services.guests import is_guest_name
+        from games.services.match.bot_seats import is_bot_name
 
         name = super().clean_username()
         if is_bot_name(name):

@@ -9,7 +9,8 @@ from celery import shared_task
 from games import services
 from games.infra import health, metrics, notifications, queue, webpush
 from games.infra import sweep as due
-from games.services import botplay, bots, guests, puzzles, retention
+from games.services import guests, puzzles, retention
+from games.services.match import bot_moves, bot_seats
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.
 SWEEP_BATCH = 100
@@ -55,7 +56,7 @@ def _sweep() -> dict[str, int]:
     stale = due.stale_stats()
     for player_id in stale:
         queue.send_now(refresh_player_stats.name, player_id)
-    waiting_for_bots = bots.due()
+    waiting_for_bots = bot_seats.due()
     for match_id in waiting_for_bots:
         queue.send_now(play_bots.name, match_id)
     idle = guests.idle()
@@ -117,7 +118,7 @@ def refresh_player_stats(player_id: int) -> None:
 
 @shared_task(ignore_result=True, time_limit=600, soft_time_limit=580)
 def play_bots(match_id: int) -> None:
-    botplay.play_bots(match_id)
+    bot_moves.play_bots(match_id)
 
 
 @shared_task(ignore_result=True)

@@ -388,15 +388,15 @@ def _uses_database(item) -> bool:
 def check_kept_states() -> None:
     """Every match's kept state is the match replayed from its seed and moves: the same
     state (its dump and every reader's view) and the same moves counted per seat
-    (``services.kept``). A state a test made stale (moves written, a match dealt again by
+    (``services.match.kept``). A state a test made stale (moves written, a match dealt again by
     hand) is left out: the site rebuilds it when it reads it."""
     import json
 
     from django.db import connection
 
     from games.models import MatchState
-    from games.services import kept
-    from games.services.record import moves_of, replay, seats_of
+    from games.services.match import kept
+    from games.services.match.record import moves_of, replay, seats_of
 
     if connection.in_atomic_block and connection.needs_rollback:
         return  # the test left its transaction broken on purpose

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.registry import find_game
-from games.services import botplay, bots
+from games.services.match import bot_moves, bot_seats
 from games.tasks import sweep
 from tests.test_match_services import seat_of
 from tests.test_tasks import wait_for
@@ -23,7 +23,7 @@ def mine(record, user) -> int:
     return record.made_by(record.seat_of(user))
 
 
-def bot_moves(match) -> int:
+def moves_by_bots(match) -> int:
     return Move.objects.filter(match=match, seat__bot__gt="").count()
 
 
@@ -42,10 +42,10 @@ def test_a_player_starts_a_game_against_a_bot_from_the_solo_page(client, alice):
     assert (bot.player.username, bot.bot, bot.deadline) == ("bot-easy", "easy", None)
     assert bot.bot_due is not None  # it owes its first tile, like the player
 
-    assert botplay.play_bots(match.pk) == 1
+    assert bot_moves.play_bots(match.pk) == 1
     bot.refresh_from_db()
     assert bot.progress == 1 and bot.bot_due is None  # round 2 waits for the player
-    assert botplay.play_bots(match.pk) == 0  # sent twice: nothing more to do
+    assert bot_moves.play_bots(match.pk) == 0  # sent twice: nothing more to do
 
     page = client.get(match.get_absolute_url())
     assert 'class="bot-badge"' in page.text and "bot-easy" in page.text
@@ -76,13 +76,13 @@ def test_nmbrs_is_played_against_a_bot_and_the_bot_plays_whole_turns(client, ali
         (player,) = rules.to_move(record.state)
         if player == 1:
             assert Seat.objects.get(match=match, index=1).bot_due is not None
-            assert botplay.play_bots(match.pk) >= 1
+            assert bot_moves.play_bots(match.pk) >= 1
         else:
             services.play(
                 match.pk, alice, str(rules.auto_move(record.state, 0)), mine(record, alice)
             )
     match.refresh_from_db()
-    assert match.status == "finished" and bot_moves(match) > 10
+    assert match.status == "finished" and moves_by_bots(match) > 10
     assert not Seat.objects.filter(match=match).exclude(bot_due=None).exists()
 
 
@@ -127,7 +127,7 @@ def test_the_bot_works_from_a_state_drawn_for_its_seat_never_the_real_one(alice,
             break  # a deal can end the match early (the seed is drawn at random)
         (player,) = rules.to_move(record.state)
         if player == 1:
-            assert botplay.play_bots(match.pk) >= 1
+            assert bot_moves.play_bots(match.pk) >= 1
         else:
             services.play(
                 match.pk, alice, str(rules.auto_move(record.state, 0)), mine(record, alice)
@@ -138,11 +138,11 @@ def test_the_bot_works_from_a_state_drawn_for_its_seat_never_the_real_one(alice,
 
 def test_the_sweep_sends_a_bot_that_has_owed_a_move_for_a_while(alice):
     match = services.start_against_bot(alice, "easy")
-    assert bots.due() == []  # just asked for: its task is on the way
+    assert bot_seats.due() == []  # just asked for: its task is on the way
     Seat.objects.filter(match=match, index=1).update(
-        bot_due=timezone.now() - bots.GRACE - timedelta(seconds=1)
+        bot_due=timezone.now() - bot_seats.GRACE - timedelta(seconds=1)
     )
-    assert bots.due() == [match.pk]
+    assert bot_seats.due() == [match.pk]
 
 
 @pytest.mark.worker
@@ -156,16 +156,16 @@ def test_a_lost_bot_task_is_sent_again_by_the_sweep_and_the_worker_moves(celery_
         match = services.start_against_bot(alice, "medium")
     finally:
         queue.send = real_send
-    assert "games.tasks.play_bots" in sent and bot_moves(match) == 0
-    Seat.objects.filter(match=match, index=1).update(bot_due=timezone.now() - bots.GRACE * 2)
+    assert "games.tasks.play_bots" in sent and moves_by_bots(match) == 0
+    Seat.objects.filter(match=match, index=1).update(bot_due=timezone.now() - bot_seats.GRACE * 2)
     sweep.delay()
-    wait_for(lambda: bot_moves(match) == 1)
+    wait_for(lambda: moves_by_bots(match) == 1)
 
     record = services.load(match)
     services.play(
         match.pk, alice, str(record.rules.auto_move(record.state, 0)), mine(record, alice)
     )
-    wait_for(lambda: bot_moves(match) == 2)  # the task sent after the move, by the worker
+    wait_for(lambda: moves_by_bots(match) == 2)  # the task sent after the move, by the worker
 
 
 def test_matches_with_bots_are_rated_in_their_own_list(alice):
@@ -177,7 +177,7 @@ def test_matches_with_bots_are_rated_in_their_own_list(alice):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             break
-        botplay.play_bots(match.pk)
+        bot_moves.play_bots(match.pk)
         record = services.load(match)
         if 0 in rules.to_move(record.state):
             services.play(
@@ -206,7 +206,7 @@ def test_bot_names_are_the_sites_and_a_bot_has_a_profile_that_says_so(client, al
     assert "belong to the site" in response.text
     assert not User.objects.filter(username__iexact="bot-strong").exists()
 
-    bots.account("strong")
+    bot_seats.account("strong")
     page = client.get(reverse("profile", args=["bot-strong"]))
     assert page.status_code == 200 and "data-bot-profile" in page.text
     assert "?bot=strong" in page.text
@@ -216,14 +216,14 @@ def test_a_bot_still_playing_its_tiles_is_not_sent_a_second_task(alice):
     """Free pace: the bot owes its next tile right after each one; its mark is renewed at
     every move, so a long game played by one task never looks overdue to the sweep."""
     match = services.start_against_bot(alice, "easy", options={"pace": "free"})
-    long_ago = timezone.now() - bots.GRACE * 3
+    long_ago = timezone.now() - bot_seats.GRACE * 3
     Seat.objects.filter(match=match, index=1).update(bot_due=long_ago)
     record = services.load(match)
     seat = record.seats[1]
-    services.play(match.pk, seat.player, str(botplay.think(record, seat)), record.made_by(seat))
+    services.play(match.pk, seat.player, str(bot_moves.think(record, seat)), record.made_by(seat))
     seat.refresh_from_db()
     assert seat.progress == 1 and seat.bot_due > long_ago  # its first tile is placed
-    assert bots.due() == []
+    assert bot_seats.due() == []
 
 
 def offered_bots(page: str) -> list[tuple[str, str]]:
@@ -252,12 +252,12 @@ def test_each_game_offers_the_strengths_of_its_own_bots(client, alice, bob, monk
     assert refused.status_code == 400 and "There is no strong bot" in refused.text
     with pytest.raises(services.MoveRefused):
         services.start_against_bot(alice, "easy", game="nmbrs")
-    bots.account("strong")  # a bot of NMBR 9's, not of nmbrs!
+    bot_seats.account("strong")  # a bot of NMBR 9's, not of nmbrs!
     with pytest.raises(services.MoveRefused, match="There is no strong bot"):
         services.create_match(
             alice, game="nmbrs", players=2, time_control="1h", rated=False, invite=["bot-strong"]
         )
     assert not Match.objects.exists()
-    assert bots.account("fierce", "nmbrs").username == "bot-fierce"
+    assert bot_seats.account("fierce", "nmbrs").username == "bot-fierce"
     with pytest.raises(services.MoveRefused, match="There is no fierce bot"):
-        bots.account("fierce", "nmbr9")
+        bot_seats.account("fierce", "nmbr9")

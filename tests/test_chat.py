@@ -14,7 +14,8 @@ from games import inputs, services
 from games.infra import limits
 from games.models import Block, ChatBan, ChatMessage, ChatMute, Match, Profile
 from games.nmbr9 import rules as nmbr9_rules
-from games.services import bots, chat, closing
+from games.services import chat, closing
+from games.services.match import bot_seats
 from tests.test_match_services import make_match, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -314,7 +315,7 @@ def test_bots_and_guests_never_write(client, alice):
     bot = User.objects.get(seats__match=match, profile__bot="easy")
     with pytest.raises(chat.ChatRefused):
         chat.post(match.pk, bot, "beep")
-    assert bots.strength_of(bot) == "easy"
+    assert bot_seats.strength_of(bot) == "easy"
     guest = User.objects.create_user("guest-1")
     Profile.objects.create(player=guest, guest=True)
     waiting = open_match(alice)

@@ -17,7 +17,7 @@ from games import services
 from games.infra import events
 from games.models import ChatMessage, Match, Notification, PushMessage
 from games.services import chat
-from games.services.live import WATCH
+from games.services.match.versions import WATCH
 from tests.test_chat import HTMX, open_match, say, section
 from tests.test_live import Stream, session_of
 from tests.test_match_services import make_match, play, play_to_end

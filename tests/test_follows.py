@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from games import services
 from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating
-from games.services import MoveRefused, blocks, bots, closing, export, follows, puzzles
+from games.services import MoveRefused, blocks, closing, export, follows, puzzles
+from games.services.match import bot_seats
 from tests.test_match_services import make_match
 from tests.test_puzzles import make_puzzles
 
@@ -95,7 +96,7 @@ def test_follows_that_cannot_be_are_refused_and_nothing_is_kept(alice, bob, case
 
 
 def test_a_bot_can_be_followed_and_is_sent_no_news(alice):
-    bot = bots.account("easy", "nmbr9")
+    bot = bot_seats.account("easy", "nmbr9")
     assert follows.follow(alice, bot)
     assert news_of(bot) == []
 
@@ -314,8 +315,8 @@ def playing_as_first_listed(reader) -> dict[str, list[int]]:
     one, PLAYING_SHOWN kept."""
     from collections import defaultdict
 
-    from games import visibility
     from games.models import Seat
+    from games.services.match import visibility
 
     listed = {
         u.pk: u.username for u in User.objects.filter(followers__follower=reader, is_active=True)

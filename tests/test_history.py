@@ -12,8 +12,8 @@ from games import tasks
 from games.infra import sweep
 from games.models import Match, Notification, Seat
 from games.services import retention, watching
-from games.services.finish import refresh_player_stats
-from games.services.play import owed_match_ids
+from games.services.match.finish import refresh_player_stats
+from games.services.match.play import owed_match_ids
 from tests.test_match_services import make_match, play
 
 pytestmark = pytest.mark.django_db

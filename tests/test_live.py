@@ -330,12 +330,12 @@ def test_once_redis_failed_a_move_does_not_wait_for_it_again(
 def test_a_stream_reads_its_version_only_once_subscribed(asgi_server, client, alice, monkeypatch):
     """A move committed while the stream is being opened is either in the version read or
     announced on the channel: the version is read with the channel already listened to."""
-    from games.services import live as live_service
+    from games.services.match import versions
 
     bob = User.objects.create_user("bob2", "bob2@example.com", "a-Long-pa55word")
     match = make_match(alice, bob, pace="rounds")
     play(match, alice)
-    name = live_service.channel_for(services.view_match(match.pk, alice))
+    name = versions.channel_for(services.view_match(match.pk, alice))
     listeners: list[int] = []
     real = services.view_match
 

@@ -411,7 +411,7 @@ def test_a_double_submit_of_the_same_tile_is_accepted_once(alice, bob):
 def test_the_state_after_a_committed_move_is_kept_for_the_next_look(
     alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from games.services import record
+    from games.services.match import record
 
     match = make_match(alice, bob, pace="free")
     placement, ply = choice(match, alice)
@@ -432,7 +432,7 @@ def test_moves_made_in_another_process_are_replayed_from_the_state_kept_here(
     """A web process that kept a match's state sees moves another process committed since:
     it carries its state on with those moves, without setting the game up again, and ends
     where a replay from the start does."""
-    from games.services import record
+    from games.services.match import record
 
     match = make_match(alice, bob, pace="free")
     for user in (alice, bob, alice):

@@ -7,7 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Profile
-from games.services import bots, closing, search
+from games.services import closing, search
+from games.services.match import bot_seats
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -39,7 +40,7 @@ def test_guests_closed_and_inactive_accounts_are_never_found_bots_are(client, al
     inactive = user("asleep")
     inactive.is_active = False
     inactive.save()
-    bot = bots.account("easy", "nmbr9")
+    bot = bot_seats.account("easy", "nmbr9")
     assert search.players("guest-") == [] and search.players("closed") == []
     assert search.players("asl") == []
     found = search.players("bot-")

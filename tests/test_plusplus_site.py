@@ -609,7 +609,7 @@ def test_2_of_3_a_bot_builds_a_card_it_could_have_rejected(alice):
     bot = Seat.objects.get(match=match, bot="easy").index
     chose = []
     for _ in range(30):
-        services.botplay.play_bots(match.pk)
+        services.match.bot_moves.play_bots(match.pk)
         for move in Move.objects.filter(match=match, ply__gte=len(chose)).order_by("ply"):
             if move.seat.index == bot:
                 chose.append(game.decision(bot).may_reject and "reject" not in move.text)

@@ -7,8 +7,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Match, Puzzle, Seat
-from games.services import unit
-from games.services.prepared import Prepared
+from games.services.match import unit
+from games.services.match.prepared import Prepared
 
 from .test_match_services import make_match
 

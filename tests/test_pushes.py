@@ -19,7 +19,8 @@ from prometheus_client import REGISTRY
 
 from games.infra import presence, webpush
 from games.models import Match, Profile, PushMessage, PushSubscription, Seat
-from games.services import lobby, pushes, puzzles
+from games.services import pushes, puzzles
+from games.services.match import lobby
 from games.tasks import sweep
 from tests.pushservice import Device, PushService, certificate
 from tests.test_match_services import make_match, play, play_to_end, seat_of

@@ -13,7 +13,7 @@ from games.infra.sweep import unweighed_attempts
 from games.models import Match, Puzzle, Rating, RatingChange, Seat
 from games.registry import PUZZLE_GAME
 from games.services import puzzles
-from games.services.finish import count_for_the_day
+from games.services.match.finish import count_for_the_day
 from games.tasks import sweep
 from tests.test_match_services import play_to_end
 from tests.test_puzzles import finish, make_puzzles

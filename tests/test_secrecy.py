@@ -240,7 +240,7 @@ def test_the_puzzles_of_an_offer_and_of_a_waiting_challenge_cannot_be_practised_
 
 
 def test_a_puzzle_played_since_it_was_offered_cannot_be_picked_nor_an_old_offer(alice, bob):
-    from games.services import lobby
+    from games.services.match import lobby
 
     make_puzzles(631, 632, 633, 634, 635)
     offer = puzzles.offer_challenge(

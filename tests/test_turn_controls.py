@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match, Move
 from games.nmbr9.rules import RULES
-from games.services import commitments
+from games.services.match import commitments
 from tests.test_plusplus_site import Forms, start_solo, state
 
 pytestmark = pytest.mark.django_db

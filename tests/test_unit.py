@@ -13,7 +13,8 @@ from prometheus_client import REGISTRY
 
 from games import services
 from games.models import Match, Move, Notification, Seat
-from games.services import bus, chat, unit
+from games.services import chat
+from games.services.match import bus, unit
 from tests.test_match_services import make_match, play, seat_of
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -39,8 +40,12 @@ def _dotted(node) -> str:
     return "?"
 
 
-UNIT = "games/services/unit.py"
-KEPT = ("games/services/unit.py", "games/services/kept.py", "games/services/writes.py")
+UNIT = "games/services/match/unit.py"
+KEPT = (
+    "games/services/match/unit.py",
+    "games/services/match/kept.py",
+    "games/services/match/writes.py",
+)
 
 
 def _hand_written(name: str, tree) -> list[str]:
@@ -56,7 +61,7 @@ def _hand_written(name: str, tree) -> list[str]:
     for node in ast.walk(tree):
         where = f"{name}:{getattr(node, 'lineno', '?')}"
         imported = node.names if isinstance(node, ast.ImportFrom) else ()
-        writes = getattr(node, "module", "") == "games.services.writes"
+        writes = getattr(node, "module", "") == "games.services.match.writes"
         if writes and name != UNIT and any(alias.name == "Writes" for alias in imported):
             found.append(f"{where} imports Writes")
         if not isinstance(node, ast.Call):
@@ -74,7 +79,7 @@ def _hand_written(name: str, tree) -> list[str]:
         if last == "Writes" and name != UNIT:
             found.append(f"{where} collects a change's writes ({called})")
         moves = {"Move", "Move.objects.create", "Move.objects.bulk_create"}
-        if stored_moves and called in moves and name != "games/services/writes.py":
+        if stored_moves and called in moves and name != "games/services/match/writes.py":
             found.append(f"{where} stores a move ({called})")
         writing = {"keep_state", "keep_versions", "write", "write_versions", "store"}
         if last in writing and "kept" in called and name not in KEPT:
@@ -291,7 +296,7 @@ def test_a_failing_subscriber_is_logged_and_counted_and_the_move_stands(alice, b
 def test_a_match_whose_expiry_fails_leaves_no_event(heard, alice, bob, carol, monkeypatch):
     """A batch of expiries is one change of many matches: one that fails hands on nothing,
     the others their events."""
-    from games.services import deadlines
+    from games.services.match import deadlines
 
     broken = make_match(alice, bob, pace="free", seed=3)
     fine = make_match(carol, alice, pace="free", seed=4)
@@ -319,14 +324,14 @@ def assert_versions_kept(match) -> None:
     import json
 
     from games.models import MatchState
-    from games.services import live
-    from games.services.record import moves_of, replay, seats_of
+    from games.services.match import versions
+    from games.services.match.record import moves_of, replay, seats_of
 
     match.refresh_from_db()
     kept = MatchState.objects.get(match=match)
     replayed = replay(match, seats_of(match), moves_of(match))
     assert kept.ply == replayed.ply
-    assert json.loads(kept.versions) == live.versions(replayed)
+    assert json.loads(kept.versions) == versions.versions(replayed)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -11,10 +11,11 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 from django.urls import reverse
 
-from games import services, visibility
+from games import services
 from games.infra import events
 from games.models import Match, Move
-from games.services import live, puzzles, watching
+from games.services import puzzles, watching
+from games.services.match import versions, visibility
 from tests.test_live import Channels, Stream, page_version, session_of
 from tests.test_match_services import make_match, play
 from tests.test_secrecy import challenge, todays_daily
@@ -79,7 +80,7 @@ def test_one_rule_says_who_else_may_look_at_a_match_and_the_lists_follow_it(alic
     for match, watchable in expected.items():
         match.refresh_from_db()
         assert visibility.watchable(match) is watchable, match
-    assert live.watchable is visibility.watchable  # the live streams' rule is the pages'
+    assert versions.watchable is visibility.watchable  # the live streams' rule is the pages'
     assert set(visibility.under_way()) == {public, bot_game}
     assert {mv.match for mv in watching.watch_list(bob)} == {bot_game}
     assert {mv.match for mv in watching.watch_list(AnonymousUser())} == {public, bot_game}
@@ -250,8 +251,8 @@ def test_watchers_are_told_when_what_they_see_changes_and_only_then(
 ):
     match = make_match(alice, bob, pace="free")
     private = make_match(alice, bob, pace="rounds", private=True)
-    watch = events.channel(match.pk, live.WATCH)
-    hidden = events.channel(private.pk, live.WATCH)
+    watch = events.channel(match.pk, versions.WATCH)
+    hidden = events.channel(private.pk, versions.WATCH)
     heard = Channels(watch, hidden)
     try:
         for _ in range(3):

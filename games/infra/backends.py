@@ -1,5 +1,5 @@
 """Signing in: Django's accounts, with the read of the user that every signed-in request
-makes prepared once (``games.services.prepared``): Django compiling that read took longer
+makes prepared once (``games.services.match.prepared``): Django compiling that read took longer
 than the database took to answer it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from games.services.prepared import Prepared
+from games.services.match.prepared import Prepared
 
 User = get_user_model()
 _user = Prepared(User, User._meta.pk.name)

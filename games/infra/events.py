@@ -1,8 +1,8 @@
 """Live streams of a match's changes: Redis pub/sub in, Server-Sent Events out.
 
-After a change commits, ``services.live`` publishes on a channel of each reader of the match
-(a seat's player, or everybody else) the new version of what that reader sees, and only
-when it changed: never a move or anything else the version is made of. Other
+After a change commits, ``services.match.versions`` publishes on a channel of each reader of
+the match (a seat's player, or everybody else) the new version of what that reader sees, and
+only when it changed: never a move or anything else the version is made of. Other
 messages (``{"event": kind, ...}``) go to the pages the same way, as events of that kind. An open
 game page holds one stream (``stream``), served by the ASGI server from the event loop, so
 a page waiting for the others holds no worker; on each announced version the page fetches

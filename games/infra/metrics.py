@@ -2,7 +2,7 @@
 
 Counted where things happen: requests by view and status with their latency
 (``middleware.CountRequests``), moves per game and events by kind once committed, and the
-subscribers to them that failed (``services.bus``), tasks
+subscribers to them that failed (``services.match.bus``), tasks
 done and failed per kind (Celery's signals, in the worker), the sweep's duration, e-mails
 and push notifications sent and failed. Read from the database and Redis when scraped
 (``AtScrape``): seats owing a move against the clock, those overdue and the oldest one's

@@ -18,7 +18,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext, gettext_noop
 
 from games.infra import health, metrics
-from games.visibility import Hidden
+from games.services.match.visibility import Hidden
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -38,9 +38,9 @@ from games import services
 from games.infra import events, metrics
 from games.infra.limits import client_ip
 from games.models import Match
-from games.services import live as live_service
-from games.services.matchview import MatchView
-from games.visibility import Hidden
+from games.services.match import versions
+from games.services.match.matchview import MatchView
+from games.services.match.visibility import Hidden
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def channel_of(user, match_id: int) -> tuple[MatchView, str | None]:
         mv = services.view_match(match_id, user)
     except (Match.DoesNotExist, Hidden):
         raise Http404("No game of yours has this number.") from None
-    return mv, live_service.channel_for(mv)
+    return mv, versions.channel_for(mv)
 
 
 def opening(request: ASGIRequest, match_id: int):

@@ -286,7 +286,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
         ]
         indexes = [
-            # A player's seats that may owe a move (games.services.play.owed_match_ids, on
+            # A player's seats that may owe a move (games.services.match.play.owed_match_ids, on
             # every page of theirs): a finished seat has neither.
             models.Index(
                 fields=["player"],
@@ -343,9 +343,9 @@ class Move(models.Model):
 class MatchState(models.Model):
     """A match's state as its game keeps it (``Rules.save``) after the match's first ``ply``
     moves, with how many moves each seat made and the version of what each reader sees: all
-    written with every change to the match (``services.unit``), so that no page or move
+    written with every change to the match (``services.match.unit``), so that no page or move
     replays it. The moves stay the truth: a state missing, behind them, written in another
-    ``format`` or unreadable is rebuilt from them (``services.kept``)."""
+    ``format`` or unreadable is rebuilt from them (``services.match.kept``)."""
 
     match = models.OneToOneField(
         Match, on_delete=models.CASCADE, primary_key=True, related_name="kept_state"

@@ -6,14 +6,14 @@
   its events: ``bus``); ``writes``: the writes of a change, written together;
 - ``bus``: the events a change records, handed to subscribers; ``subscribers``: all of the
   site's, in one place (notifications, e-mails, puzzle counts; live pages, ratings, bots);
-- ``live``: what each reader of a match sees (versions), told live after a change;
+- ``versions``: what each reader of a match sees (versions), told live after a change;
 - ``matchview``: what views get of a match (data only), drafts and histories;
 - ``commitments``: the kinds of move a player commits to before trying them;
 - ``lobby``: creating matches and filling their seats, solo games;
 - ``play``: looking at a match, moving (``play``), resigning, more time;
 - ``deadlines``: who owes a move until when, expiry, the 80% reminder;
 - ``finish``: the end of a match, ratings and profile figures;
-- ``bots``: bot accounts and their seats; ``botplay``: the task that makes their moves;
+- ``bot_seats``: bot accounts and their seats; ``bot_moves``: the task that makes their moves;
 - ``puzzles``: puzzles, the daily puzzle and puzzle challenges;
 - ``boards``: the leaderboards (reads only);
 - ``guests``: visitors playing without an account, adopted on sign-up;
@@ -30,8 +30,8 @@ e-mails, pushes) claims its rows with a conditional update and does nothing when
 else already did it. Views get ``MatchView``s, never a game's state.
 """
 
-from games.services.deadlines import expire, expire_many, remind
-from games.services.finish import (
+from games.services.match.deadlines import expire, expire_many, remind
+from games.services.match.finish import (
     best_solo_game,
     figures_of,
     personal_best,
@@ -39,8 +39,8 @@ from games.services.finish import (
     rate_puzzle_attempt,
     refresh_player_stats,
 )
-from games.services.kept import load
-from games.services.lobby import (
+from games.services.match.kept import load
+from games.services.match.lobby import (
     TIME_CONTROLS,
     cancel,
     cancel_match,
@@ -52,8 +52,8 @@ from games.services.lobby import (
     start_against_bot,
     start_solo,
 )
-from games.services.matchview import MatchView, draft, history, solo_line, version
-from games.services.play import (
+from games.services.match.matchview import MatchView, draft, history, solo_line, version
+from games.services.match.play import (
     commit,
     extend,
     game_of,
@@ -68,7 +68,7 @@ from games.services.play import (
     view_match,
     your_moves,
 )
-from games.services.record import MoveRefused, Record
+from games.services.match.record import MoveRefused, Record
 
 __all__ = [
     "best_solo_game",

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from games.models import Block, Follow
-from games.services.record import MoveRefused
+from games.services.match.record import MoveRefused
 
 
 def lock_pair(player_id: int, other_id: int) -> None:

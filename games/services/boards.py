@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from games import ratings
 from games.models import Profile, Rating, SoloBest
 from games.registry import GAMES, PUZZLE_GAME
-from games.services import bots
+from games.services.match import bot_seats
 from games.services.puzzles import today
 
 #: A rating list shows players with a rated game in this many days.
@@ -66,7 +66,7 @@ def boards() -> list[Board]:
             if (
                 pool == Rating.Pool.MATCH
                 or (pool in (Rating.Pool.PUZZLE, Rating.Pool.SOLVING) and slug == PUZZLE_GAME)
-                or (pool == Rating.Pool.BOTS and bots.plays(slug))
+                or (pool == Rating.Pool.BOTS and bot_seats.plays(slug))
             ):
                 found.append(Board("rating", slug, pool, f"{rules.name}: {pools[pool]}"))
     found.append(Board(STREAKS, PUZZLE_GAME, "", _("Daily puzzle streaks")))

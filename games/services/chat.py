@@ -33,17 +33,16 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import visibility
 from games.contract import PaceRules
 from games.infra import limits
 from games.inputs import parse_text
 from games.models import ChatBan, ChatMessage, ChatMute, Match, Profile, Seat
 from games.models.chat import MESSAGE_LENGTH
-from games.services import bus, unit
 from games.services.blocks import blocked_ids
-from games.services.matchview import WATCH
-from games.services.play import open_match
-from games.services.record import MoveRefused, options_of, rules_of
+from games.services.match import bus, unit, visibility
+from games.services.match.matchview import WATCH
+from games.services.match.play import open_match
+from games.services.match.record import MoveRefused, options_of, rules_of
 
 PLAYERS = ChatMessage.Room.PLAYERS
 SPECTATORS = ChatMessage.Room.SPECTATORS

@@ -36,10 +36,10 @@ from games.models import (
     Seat,
 )
 from games.names import closed_name, shown_lazy
-from games.services import unit
-from games.services.lobby import cancel_match
-from games.services.play import resign
-from games.services.record import MoveRefused
+from games.services.match import unit
+from games.services.match.lobby import cancel_match
+from games.services.match.play import resign
+from games.services.match.record import MoveRefused
 
 
 def close(user: User) -> None:

@@ -17,8 +17,8 @@ from games import ratings
 from games.models import DailyResult, Match, Puzzle, Rating, Seat
 from games.registry import find_game
 from games.services import puzzles
-from games.services.matchview import MatchView
-from games.services.play import glances, owes_move
+from games.services.match.matchview import MatchView
+from games.services.match.play import glances, owes_move
 
 #: Matches shown with a picture of the player's own view; more are listed by name.
 PICTURED = 12

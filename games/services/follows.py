@@ -24,13 +24,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import ratings, visibility
+from games import ratings
 from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating, Seat
 from games.names import shown
 from games.registry import find_game
-from games.services import blocks, bots
-from games.services.record import MoveRefused
-from games.services.writes import in_their_languages
+from games.services import blocks
+from games.services.match import bot_seats, visibility
+from games.services.match.record import MoveRefused
+from games.services.match.writes import in_their_languages
 
 #: Matches listed for each followed player.
 PLAYING_SHOWN = 10
@@ -62,7 +63,7 @@ def follow(player, other) -> bool:
                 _("%(player)s cannot be followed.") % {"player": shown(other.username)}
             )
         _follow, made = Follow.objects.get_or_create(follower=player, followed=other)
-        if made and not bots.strength_of(other) and _notice_due(player, other):
+        if made and not bot_seats.strength_of(other) and _notice_due(player, other):
             told = (
                 other.pk,
                 None,

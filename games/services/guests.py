@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games.infra import queue
 from games.models import DailyResult, Match, Notification, Profile, Seat
-from games.services import finish
+from games.services.match import finish
 
 PREFIX = "guest-"
 #: A guest who has not been on the site for this long is removed with their games.

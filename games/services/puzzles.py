@@ -21,14 +21,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import visibility
 from games.infra import queue
 from games.infra import sweep as due
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.models.matches import LEADERBOARD
 from games.registry import PUZZLE_GAME, puzzle_rules
-from games.services import lobby, unit
-from games.services.record import MoveRefused
+from games.services.match import lobby, unit, visibility
+from games.services.match.record import MoveRefused
 
 LOW_STOCK = 30
 REFILL = 60

@@ -24,8 +24,9 @@ from games.infra import limits
 from games.inputs import parse_choice, parse_text
 from games.models import ChatBan, ChatMessage, Report
 from games.models.chat import REPORT_LENGTH
-from games.services import chat, unit
-from games.services.record import MoveRefused
+from games.services import chat
+from games.services.match import unit
+from games.services.match.record import MoveRefused
 
 #: The lines a report's note may have.
 NOTE_LINES = 10

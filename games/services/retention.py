@@ -1,7 +1,7 @@
 """What the site forgets with time, a batch at each sweep (so that no table grows with the
 whole history, and no sweep waits long on it): notifications read more than ``READ_KEPT``
 ago, and any older than ``KEPT``; the kept states of matches over for ``STATES_KEPT``
-(``services.kept``: a state missing is rebuilt from the moves when the match is looked at
+(``services.match.kept``: a state missing is rebuilt from the moves when the match is looked at
 again, and kept a while again)."""
 
 from datetime import datetime, timedelta

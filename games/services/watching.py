@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from django.db.models import F, Q
 
-from games import visibility
 from games.models import Match, Seat
-from games.services.kept import load_many
-from games.services.matchview import MatchView, view_of
+from games.services.match import visibility
+from games.services.match.kept import load_many
+from games.services.match.matchview import MatchView, view_of
 
 #: Matches the "Watch" list shows, the most recently started first.
 WATCH_LIST = 30

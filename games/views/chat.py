@@ -19,7 +19,7 @@ from games.inputs import MAX_ID, parse_int
 from games.models import ChatMessage, Match
 from games.services import chat as chats
 from games.services import reports
-from games.visibility import Hidden
+from games.services.match.visibility import Hidden
 
 #: The chat section of a page, and the part of it that a refresh replaces.
 SECTION = "games/chat.html"

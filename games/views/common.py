@@ -9,7 +9,8 @@ from django.utils.translation import gettext as _
 from games import accounts, web
 from games.infra import limits
 from games.models import Match, Puzzle
-from games.services import MoveRefused, bots
+from games.services import MoveRefused
+from games.services.match import bot_seats
 
 
 def posted_data(request: HttpRequest):
@@ -63,7 +64,7 @@ def open_seeks(user):
 def bot_choices(game: str) -> list[tuple[str, str]]:
     """Each strength of ``game``'s bots and its name in the page's language, weakest first
     (none if bots do not play it)."""
-    return [(strength, bot_name(strength)) for strength in bots.strengths(game)]
+    return [(strength, bot_name(strength)) for strength in bot_seats.strengths(game)]
 
 
 def bot_name(strength: str) -> str:

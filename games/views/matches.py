@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url
 
-from games import accounts, services, visibility, web
+from games import accounts, services, web
 from games.context_processors import owed_matches
 from games.forms import MatchForm, PrivacyForm
 from games.http import SiteRequest
@@ -26,9 +26,9 @@ from games.infra import presence
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
-from games.services import MatchView, MoveRefused, finish, links, puzzles, watching
+from games.services import MatchView, MoveRefused, links, puzzles, watching
 from games.services import chat as chats
-from games.services import live as live_service
+from games.services.match import finish, versions, visibility
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -277,7 +277,7 @@ def _follow(request: SiteRequest, mv: MatchView, context: dict) -> dict:
     on each new version (``refresh``), and polls while the stream is away; one where the
     player owes a move never is, not to change under their hands."""
     # LIVE_STREAMS: a process of nmbr9site.asgi answers the streams' addresses
-    if settings.LIVE_STREAMS and live_service.channel_for(mv) is not None:
+    if settings.LIVE_STREAMS and versions.channel_for(mv) is not None:
         context["live"] = reverse("live", args=[mv.match.pk])
         context["refresh"] = context["polling"]
     return context

@@ -17,7 +17,8 @@ from games.http import AccountRequest, SiteRequest
 from games.inputs import parse_int
 from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import boards, bots, dashboard, puzzles, watching
+from games.services import boards, dashboard, puzzles, watching
+from games.services.match import bot_seats
 from games.views.common import bot_choices, bot_name, open_seeks, shown_start
 from games.views.social import profile_context
 from games.web.charts import rating_charts
@@ -124,7 +125,7 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
                 player=request.user, match_id__in=[seat.match_id for seat in current]
             ).values_list("match_id", flat=True)
         )
-    strength = bots.strength_of(player)
+    strength = bot_seats.strength_of(player)
     context = {
         "player": player,
         "stats": stats,

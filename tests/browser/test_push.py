@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from games.infra import webpush
 from games.models import PushMessage, PushSubscription
-from games.services import lobby
+from games.services.match import lobby
 from tests.browser.test_replay import REPORT_VIOLATIONS
 from tests.browser.test_solo import log_in
 

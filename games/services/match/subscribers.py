@@ -13,7 +13,7 @@ With the change (in its transaction, adding to its writes; ``bus.with_change``):
 
 After commit (``bus.after_commit``), each sending work that the sweep would find anyway:
 
-- ``live.announce``: the new version to each reader whose page changed, chat news;
+- ``versions.announce``: the new version to each reader whose page changed, chat news;
 - ``ratings``, ``puzzle_ratings``, ``figures``: the tasks that rate a finished match, weigh a
   puzzle attempt and bring the players' profile figures up to date;
 - ``bots``: the task that works out the moves a match's bots owe;
@@ -34,7 +34,8 @@ from django.utils.translation import gettext_noop
 from games.infra import metrics, queue
 from games.models import Match
 from games.names import shown_lazy
-from games.services import bus, finish, live, pushes
+from games.services import pushes
+from games.services.match import bus, finish, versions
 
 INVITED = gettext_noop("%(player)s invites you to a %(players)s-player match.")
 RESIGNED = gettext_noop("%(player)s resigned.")
@@ -146,5 +147,5 @@ def register() -> None:
     """Subscribe the site's own subscribers (at start-up: ``GamesConfig.ready``)."""
     for handler in (inbox, mails, puzzle_counts, solo_bests):
         bus.subscribe(handler, with_change=True)
-    for after_commit in (live.announce, ratings, puzzle_ratings, figures, bots, counted):
+    for after_commit in (versions.announce, ratings, puzzle_ratings, figures, bots, counted):
         bus.subscribe(after_commit)

@@ -23,8 +23,9 @@ from django.utils.translation import gettext_noop, ngettext
 
 from games.models import InviteLink, Match, Profile, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
-from games.services import blocks, bots, bus, deadlines, unit
-from games.services.record import MoveRefused
+from games.services import blocks
+from games.services.match import bot_seats, bus, deadlines, unit
+from games.services.match.record import MoveRefused
 
 TIME_CONTROLS = {
     "1h": timedelta(hours=1),
@@ -92,13 +93,13 @@ def check_match_settings(
             )
             % {"players": players, "room": players - 1}
         )
-    bot_names = [n for n in names if bots.is_bot_name(n)]
-    if bot_names and not bots.plays(game):
+    bot_names = [n for n in names if bot_seats.is_bot_name(n)]
+    if bot_names and not bot_seats.plays(game):
         raise MoveRefused(_("Bots do not play %(game)s.") % {"game": rules.name})
     for name in bot_names:
-        strength = name.lower().removeprefix(bots.PREFIX)
-        if strength in bots.strengths(game):
-            bots.account(strength, game)
+        strength = name.lower().removeprefix(bot_seats.PREFIX)
+        if strength in bot_seats.strengths(game):
+            bot_seats.account(strength, game)
     invited = (
         User.objects.annotate(key=Lower("username"))
         .filter(key__in=list(by_key))
@@ -106,8 +107,8 @@ def check_match_settings(
     )
     found = {u.username.lower(): u for u in invited}
     for name in bot_names:
-        strength = name.lower().removeprefix(bots.PREFIX)
-        if name.lower() in found and strength not in bots.strengths(game):
+        strength = name.lower().removeprefix(bot_seats.PREFIX)
+        if name.lower() in found and strength not in bot_seats.strengths(game):
             raise MoveRefused(_("There is no %(strength)s bot.") % {"strength": strength})
     missing = [n for n in names if n.lower() not in found]
     if missing:
@@ -223,7 +224,7 @@ def create_match(
             InviteLink.objects.create(match=match, token=secrets.token_urlsafe(LINK_BYTES))
         seated, invitations = 1, []
         for index, user in enumerate(invited.values(), start=1):
-            strength = bots.strength_of(user)
+            strength = bot_seats.strength_of(user)
             if strength:  # a bot takes its seat at once
                 Seat.objects.create(match=match, player=user, index=index, bot=strength)
                 seated += 1
@@ -250,9 +251,9 @@ def start_against_bot(
     """A game against a bot of ``strength``, started at once: a casual two-player match of
     ``game`` with no time limit, the bot moving as soon as it owes a move; others may watch
     it unless it is ``private``."""
-    if not bots.plays(game):
+    if not bot_seats.plays(game):
         raise MoveRefused(_("Bots do not play this game."))
-    bot = bots.account(strength, game)
+    bot = bot_seats.account(strength, game)
     with transaction.atomic():
         match = Match.objects.create(
             kind=Match.Kind.MATCH,
@@ -304,7 +305,7 @@ def join(match_id: int, player, *, by_link: bool = False) -> Match:
                     match.rated = False
                     change.save_match("rated")
             mine = Seat.objects.create(
-                match=match, player=player, index=len(seats), bot=bots.strength_of(player)
+                match=match, player=player, index=len(seats), bot=bot_seats.strength_of(player)
             )
             change.seated(mine)
         change.emit(bus.PlayerJoined(match, mine))

@@ -27,8 +27,8 @@ from typing import Any, NamedTuple
 from django.db import connection
 
 from games.models import Match, MatchState, Move, Seat
-from games.services.prepared import Prepared, column
-from games.services.record import Record, moves_of, replay, rules_of, seats_of
+from games.services.match.prepared import Prepared, column
+from games.services.match.record import Record, moves_of, replay, rules_of, seats_of
 
 #: States a process keeps at most (a few tens of kB each).
 CACHE = 256

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 from games.infra import events
 from games.models import Match
-from games.services import bus
-from games.services.matchview import WATCH, shown, version
-from games.services.record import Record
-from games.visibility import watchable
+from games.services.match import bus
+from games.services.match.matchview import WATCH, shown, version
+from games.services.match.record import Record
+from games.services.match.visibility import watchable
 
 
 def audience_of(match: Match, seat) -> str | None:

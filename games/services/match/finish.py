@@ -31,7 +31,7 @@ from games.models import (
     SoloBest,
 )
 from games.registry import find_game
-from games.services import bus
+from games.services.match import bus
 
 
 def finish(change, outcome: Outcome, now: datetime) -> None:

@@ -18,11 +18,11 @@ from django.utils.translation import gettext
 
 from games.contract import DraftRules, IllegalMove
 from games.models import Match, Seat
-from games.services.commitments import MUST_COMMIT, commitment_of, offered_commitments
-from games.services.kept import cached_state, load
-from games.services.record import Record, moves_of, rules_of, set_up
+from games.services.match.commitments import MUST_COMMIT, commitment_of, offered_commitments
+from games.services.match.kept import cached_state, load
+from games.services.match.record import Record, moves_of, rules_of, set_up
 
-#: The audience of everybody who is not seated in a match (``services.live``).
+#: The audience of everybody who is not seated in a match (``services.match.versions``).
 WATCH = "watch"
 
 
@@ -112,7 +112,7 @@ def shown(record: Record, seat: Seat | None) -> MatchView:
 def version(mv: MatchView) -> str:
     """A word that changes whenever anything the viewer may see of the match changes, and
     tells nothing more: made of the viewer's own view and what every page shows of the
-    seats. A page polls with it, and the live stream announces it (``services.live``):
+    seats. A page polls with it, and the live stream announces it (``services.match.versions``):
     worked out once per change and kept with the match's state."""
     if mv.known_version:
         return mv.known_version

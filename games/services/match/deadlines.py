@@ -22,9 +22,9 @@ from django.utils import timezone
 
 from games.contract import LEAVE, IllegalMove, StandingRules
 from games.models import Match, Seat
-from games.services import bots, bus, finish, unit
-from games.services.commitments import auto_move
-from games.services.record import Record
+from games.services.match import bot_seats, bus, finish, unit
+from games.services.match.commitments import auto_move
+from games.services.match.record import Record
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ def settle(change: unit.Change, now: datetime, *, moved: Seat | None = None) -> 
         _deadlines(change, now, moved, per_move)
     else:
         _owed_without_deadlines(record)
-    bots.settle(change, now, moved)
+    bot_seats.settle(change, now, moved)
     if record.match.time_per_move is not None:
         # A decision owed is over once it is made (by the player, even when the next one is
         # theirs at once: they have the match in front of them), once the match is over or

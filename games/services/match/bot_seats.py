@@ -7,7 +7,7 @@ seat at once; its seat carries its strength (``Seat.bot``). Matches with a bot a
 their own list (``Rating.Pool.BOTS``), so bots never move players' match ratings.
 
 When a bot owes a decision, settling the match marks its seat (``Seat.bot_due``) and tells
-of it (``bus.BotsOwe``: its subscriber sends ``play_bots``, the task driver in ``botplay``,
+of it (``bus.BotsOwe``: its subscriber sends ``play_bots``, the task driver in ``bot_moves``,
 which works out the move outside any lock and makes it like a player would). The sweep sends
 ``play_bots`` again for every bot that has owed a move for a while, so a lost task only
 delays it. A bot never has a deadline.
@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 from games.contract import BotRules
 from games.models import Match, Profile, Seat
 from games.registry import DEFAULT_GAME, find_game
-from games.services import bus
-from games.services.record import MoveRefused
+from games.services.match import bus
+from games.services.match.record import MoveRefused
 
 PREFIX = "bot-"
 #: A bot that has owed a move this long is sent again by the sweep.

@@ -23,15 +23,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import visibility
 from games.contract import LEAVE, IllegalMove
 from games.models import Match, Move, Notification, Profile, Seat
-from games.services import bus, deadlines, unit
-from games.services.commitments import check_commitments, commitment_of, offered_commitments
-from games.services.kept import load, load_many
-from games.services.matchview import MatchView, view_of
-from games.services.prepared import Prepared
-from games.services.record import MoveRefused, Record
+from games.services.match import bus, deadlines, unit, visibility
+from games.services.match.commitments import check_commitments, commitment_of, offered_commitments
+from games.services.match.kept import load, load_many
+from games.services.match.matchview import MatchView, view_of
+from games.services.match.prepared import Prepared
+from games.services.match.record import MoveRefused, Record
 
 EXTENSION = timedelta(days=1)
 

@@ -2,10 +2,10 @@
 
 A ``Record`` is a match with its seats and its game's state after its moves, with how many
 moves each seat made. Pages and moves get it from the state kept with the match
-(``services.kept``); ``replay`` rebuilds it from the seed and the moves, which stay the truth
+(``services.match.kept``); ``replay`` rebuilds it from the seed and the moves, which stay the truth
 (a state never kept, or kept by another version of the game's code) and which a finished
 match's replay steps through. Changing a match is the unit of work's
-(``services.unit``); what views get is ``matchview.MatchView``.
+(``services.match.unit``); what views get is ``matchview.MatchView``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.db import connection
 from games.contract import LEAVE, Rules
 from games.models import Match, Move, Seat
 from games.registry import find_game
-from games.services.prepared import Prepared, column
+from games.services.match.prepared import Prepared, column
 
 
 class MoveRefused(ValueError):
@@ -53,9 +53,9 @@ class Record:
     """A stored match and its game's state after its first ``ply`` moves; ``made`` counts
     the moves of each seat, by seat index.
 
-    ``stamp`` names the kept state this record's state is (``services.kept``; None for a
+    ``stamp`` names the kept state this record's state is (``services.match.kept``; None for a
     state rebuilt or changed since it was read), and ``versions`` what each reader saw of
-    it (``services.live``; None when unknown). A record read to be changed (``kept.lock``)
+    it (``services.match.versions``; None when unknown). A record read to be changed (``kept.lock``)
     holds a state of its own and notes its seats' fields as read in ``stored``: a change
     writes only the fields that differ from these.
     """

@@ -11,7 +11,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from games.contract import CommitRules, IllegalMove
 from games.models import Seat
-from games.services.record import Record
+from games.services.match.record import Record
 
 #: Why nothing is drafted or played for a player who may still commit to a kind of move.
 MUST_COMMIT = gettext_noop("Choose first what you will do with this decision.")

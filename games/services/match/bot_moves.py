@@ -1,6 +1,6 @@
 """The bots' task driver: working out the moves a match's bots owe and making them.
 
-``play_bots`` (sent when settling a match marks a bot's seat, ``bots.settle``, and again by
+``play_bots`` (sent when settling a match marks a bot's seat, ``bot_seats.settle``, and again by
 the sweep for a bot that has owed a move for a while) works out each move outside any lock
 (a strong bot thinks for a second or two) and then makes it like a player would
 (``play.play`` with the ply it saw, so a move made on a position that has changed since is
@@ -15,9 +15,9 @@ import random
 from games.contract import BotRules
 from games.infra import queue
 from games.models import Match, Seat
-from games.services.kept import load
-from games.services.play import play
-from games.services.record import MoveRefused, Record
+from games.services.match.kept import load
+from games.services.match.play import play
+from games.services.match.record import MoveRefused, Record
 
 logger = logging.getLogger(__name__)
 

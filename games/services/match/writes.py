@@ -1,6 +1,6 @@
 """The writes of a change, collected and then written together (``Writes``).
 
-A change to a match (``services.unit``) collects what it writes: new moves and notifications
+A change to a match (``services.match.unit``) collects what it writes: new moves and notifications
 in one statement each, changed seats with one statement per set of changed fields, the
 match's kept state in one. Which seat fields changed is told by the record's note of them as
 read (``Record.stored``, taken when the match is locked), not by anything kept on the seats
@@ -21,9 +21,10 @@ from django.utils.translation import gettext, gettext_noop
 
 from games.infra import metrics
 from games.models import Match, Move, Notification, Profile, Seat
-from games.services import kept, pushes
-from games.services.prepared import column, field_of
-from games.services.record import Record
+from games.services import pushes
+from games.services.match import kept
+from games.services.match.prepared import column, field_of
+from games.services.match.record import Record
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ class Writes:
             record.stored[seat.pk] = values
 
     def keep_state(self, record: Record, versions: dict[str, str]) -> None:
-        """Write the record's state as the match's kept state (``services.kept``), with what
+        """Write the record's state as the match's kept state (``services.match.kept``), with what
         each of its readers sees of it."""
         self.states.append(kept.row(record, versions))
 

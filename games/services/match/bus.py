@@ -1,8 +1,8 @@
 """What happened to matches: the events a change records, and handing them to subscribers.
 
-Every change to a match (``services.unit``) records what happened as events, in the order it
+Every change to a match (``services.match.unit``) records what happened as events, in the order it
 happened. They are handed to the subscribers registered with ``subscribe`` (the site's own
-are all in ``services.subscribers``), in one of two steps:
+are all in ``services.match.subscribers``), in one of two steps:
 
 - ``with_change``: just before the change commits, in its transaction, to subscribers that
   write what must stand or fall with the change (the notifications a player reads and the
@@ -153,7 +153,7 @@ class BotsOwe(Event):
 @dataclass(frozen=True, slots=True, eq=False)
 class ReadersChanged(Event):
     """What these readers see of the match changed: the new version by audience (a seat's
-    index, or "watch" for everybody else; ``services.live``)."""
+    index, or "watch" for everybody else; ``services.match.versions``)."""
 
     versions: dict[str, str] = field(default_factory=dict)
 

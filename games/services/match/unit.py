@@ -10,7 +10,7 @@ deadlines' expiry changes many at once with ``each``. In one transaction the uni
 2. hands it to the service as a ``Change``: the record to change, and ``move`` and ``emit``
    to record what happened as events (``bus``), in order;
 3. when the block ends, works out once what each reader of the match sees now
-   (``live.versions``; what they saw before was kept with the state) and records the
+   (``versions.versions``; what they saw before was kept with the state) and records the
    readers whose page changed as an event; hands the events to the subscribers that write
    with the change; writes everything together (``Writes``): moves, seats, the match,
    notifications, and the match's new kept state with its readers' versions;
@@ -31,9 +31,9 @@ from functools import partial
 from django.db import transaction
 
 from games.models import Match, Seat
-from games.services import bus, kept, live
-from games.services.record import Record
-from games.services.writes import Writes, fields_of
+from games.services.match import bus, kept, versions
+from games.services.match.record import Record
+from games.services.match.writes import Writes, fields_of
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class Change:
         # What each reader saw before the change: kept with the state, else worked out now.
         self.before = record.versions
         if self.before is None and record.state is not None:
-            self.before = live.versions(record)
+            self.before = versions.versions(record)
 
     @property
     def match(self) -> Match:
@@ -115,22 +115,22 @@ def each(
 
 def _write(changes: list[Change], writes: Writes) -> None:
     """Write the changes (see the module), and hand their events on once committed."""
-    versions: list[dict[str, str] | None] = []
+    new_versions: list[dict[str, str] | None] = []
     for one in changes:
         record = one.record
         if record.state is None:  # beside the game: what its readers see did not change
-            versions.append(None)
+            new_versions.append(None)
             continue
         record.versions = None  # what the readers saw is not what they see now
-        after = live.versions(record)
+        after = versions.versions(record)
         before = one.before or {}
         news = {audience: v for audience, v in after.items() if before.get(audience) != v}
         if news:
             one.emit(bus.ReadersChanged(record.match, news))
-        versions.append(after)
+        new_versions.append(after)
     events = [event for one in changes for event in one.events]
     bus.with_change(events, writes)
-    for one, seen in zip(changes, versions, strict=True):
+    for one, seen in zip(changes, new_versions, strict=True):
         record = one.record
         writes.save(record)
         if seen is None:
