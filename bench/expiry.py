@@ -54,7 +54,7 @@ from django.utils import timezone  # noqa: E402
 
 from games.infra.queue import queue_names  # noqa: E402
 from games.models import Match, Move, Puzzle, Seat  # noqa: E402
-from games.services import puzzles  # noqa: E402
+from games.services.features import puzzles  # noqa: E402
 from nmbr9site import processes  # noqa: E402
 from nmbr9site.celery import app  # noqa: E402
 
@@ -147,7 +147,7 @@ def sweep_in_history(scale: float, sweeps: int) -> None:
     from bench import calibration, world
     from games.infra import notifications, webpush
     from games.infra import sweep as due
-    from games.services import guests, retention
+    from games.services.features import guests, retention
     from games.services.match import bot_seats
     from games.services.match.play import owed_match_ids
     from games.tasks import sweep

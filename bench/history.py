@@ -94,7 +94,7 @@ from games.models import (  # noqa: E402
     SoloBest,
 )
 from games.registry import DEFAULT_GAME, puzzle_rules  # noqa: E402
-from games.services import boards, dashboard, puzzles, search, watching  # noqa: E402
+from games.services.features import boards, dashboard, puzzles, search, watching  # noqa: E402
 from games.services.match.lobby import TIME_CONTROLS, game_options  # noqa: E402
 
 #: Requests made before the measured ones (the first loads the middleware and templates).

@@ -202,7 +202,7 @@ def home_page(client: Client) -> None:
     """The home page of a player with 24 running matches of both games (half of them
     waiting for their move), 6 solo games under way and 30 finished games, a daily puzzle and
     open seats in the lobby; and the page a visitor gets."""
-    from games.services import puzzles
+    from games.services.features import puzzles
 
     me = User.objects.create_user("home", "home@example.com", "bench-pa55word")
     others = [User.objects.create_user(f"rival{i}", password="bench-pa55word") for i in range(4)]

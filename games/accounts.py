@@ -1,5 +1,5 @@
 """Who is playing: an account, or a guest made on a visitor's first game and kept in their
-session (``games.services.guests``), whose games become the account's when they sign up
+session (``games.services.features.guests``), whose games become the account's when they sign up
 or log in."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from games.infra import limits
-from games.services import guests
+from games.services.features import guests
 
 #: The session's note of the guest it holds (the user's id).
 SESSION_GUEST = "guest"

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.http import AccountRequest
 from games.models import ChatBan, ChatMessage, Match, Move, PlayerStats, Report, Seat
 from games.names import shown
-from games.services import closing, reports
+from games.services.features import closing, reports
 
 
 class AccountChangeForm(UserChangeForm):

@@ -31,7 +31,7 @@ class SignupForm(UserCreationForm):
         fields = ("username",)
 
     def clean_username(self) -> str:
-        from games.services.guests import is_guest_name
+        from games.services.features.guests import is_guest_name
         from games.services.match.bot_seats import is_bot_name
 
         name = super().clean_username()

@@ -9,7 +9,7 @@ from celery import shared_task
 from games import services
 from games.infra import health, metrics, notifications, queue, webpush
 from games.infra import sweep as due
-from games.services import guests, puzzles, retention
+from games.services.features import guests, puzzles, retention
 from games.services.match import bot_moves, bot_seats
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.

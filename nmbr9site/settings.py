@@ -225,9 +225,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "nmbr9site <noreply@localhost
 # it (development, the tests' own push service).
 VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT = env_vapid()
 PUSH_LOCAL_ENDPOINTS = env_bool("PUSH_LOCAL_ENDPOINTS", DEBUG)
-# The push services a subscription may name (games/services/pushes.py): each host name is the
-# service's host or a domain its hosts are under. Those of the browsers (Chrome, Firefox, Edge,
-# Safari), and any the operator adds (a browser of another maker, a push service of their own).
+# The push services a subscription may name (games/services/features/push_devices.py): each
+# host name is the service's host or a domain its hosts are under. Those of the browsers
+# (Chrome, Firefox, Edge, Safari), and any the operator adds (a browser of another maker, a
+# push service of their own).
 PUSH_SERVICES = [
     "fcm.googleapis.com",
     "android.googleapis.com",

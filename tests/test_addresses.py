@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.infra import queue
 from games.models import Profile
-from games.services import addresses
+from games.services.features import addresses
 from tests.conftest import PASSWORD
 from tests.test_tasks import wait_for
 
@@ -169,7 +169,7 @@ def test_the_link_is_sent_by_the_worker(celery_worker, client):
 
 
 def test_a_guest_who_signs_up_keeps_their_games_and_is_asked_to_confirm(client, broker_away):
-    from games.services import guests
+    from games.services.features import guests
 
     client.post(reverse("new_solo"), {"game": "nmbr9"})
     guest_id = client.session["guest"]

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Block, ChallengeOffer, Match, Notification
-from games.services import blocks, puzzles
+from games.services.features import blocks, puzzles
 from games.services.match.record import MoveRefused
 from tests.test_puzzles import make_puzzles
 

@@ -14,7 +14,7 @@ from games import inputs, services
 from games.infra import limits
 from games.models import Block, ChatBan, ChatMessage, ChatMute, Match, Profile
 from games.nmbr9 import rules as nmbr9_rules
-from games.services import chat, closing
+from games.services.features import chat_rooms, closing
 from games.services.match import bot_seats
 from tests.test_match_services import make_match, play_to_end
 
@@ -151,8 +151,8 @@ def test_in_free_pace_the_players_room_is_closed_while_the_match_runs(client, al
     assert texts(match) == []
     shown = chat_of(client, match)
     assert "data-chat-form" not in shown and "data-chat-closed" in shown
-    with pytest.raises(chat.ChatRefused):
-        chat.post(match.pk, bob, "hi")
+    with pytest.raises(chat_rooms.ChatRefused):
+        chat_rooms.post(match.pk, bob, "hi")
 
 
 def test_free_pace_is_the_games_own_word_and_the_waiting_room_may_chat(client, alice):
@@ -160,7 +160,7 @@ def test_free_pace_is_the_games_own_word_and_the_waiting_room_may_chat(client, a
     match = services.create_match(
         alice, players=2, time_control="1d", rated=False, open=True, options={"pace": "free"}
     )
-    assert chat.own_pace(match)
+    assert chat_rooms.own_pace(match)
     client.force_login(alice)
     assert say(client, match, "who joins?").status_code == 302  # no card seen yet
 
@@ -313,14 +313,14 @@ def test_without_redis_the_chat_has_no_limit_and_no_error(client, alice, bob, se
 def test_bots_and_guests_never_write(client, alice):
     match = services.start_against_bot(alice, "easy")
     bot = User.objects.get(seats__match=match, profile__bot="easy")
-    with pytest.raises(chat.ChatRefused):
-        chat.post(match.pk, bot, "beep")
+    with pytest.raises(chat_rooms.ChatRefused):
+        chat_rooms.post(match.pk, bot, "beep")
     assert bot_seats.strength_of(bot) == "easy"
     guest = User.objects.create_user("guest-1")
     Profile.objects.create(player=guest, guest=True)
     waiting = open_match(alice)
-    with pytest.raises(chat.ChatRefused, match="Create an account"):
-        chat.post(waiting.pk, guest, "hi")
+    with pytest.raises(chat_rooms.ChatRefused, match="Create an account"):
+        chat_rooms.post(waiting.pk, guest, "hi")
     assert ChatMessage.objects.count() == 0
 
 
@@ -413,7 +413,7 @@ def test_the_page_in_german(client, alice, bob):
 
 def test_visitors_read_a_chat_only_where_they_may_see_the_match_page(client, alice, carol):
     match = open_match(alice)
-    chat.post(match.pk, carol, "anyone joining?")
+    chat_rooms.post(match.pk, carol, "anyone joining?")
     response = client.get(reverse("chat", args=[match.pk]), **HTMX)
     assert response.status_code == 302 and "anyone joining?" not in response.text
     response = say(client, match, "me!")

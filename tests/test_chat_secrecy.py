@@ -16,7 +16,7 @@ from django.urls import reverse
 from games import services
 from games.infra import events
 from games.models import ChatMessage, Match, Notification, PushMessage
-from games.services import chat
+from games.services.features import chat_rooms
 from games.services.match.versions import WATCH
 from tests.test_chat import HTMX, open_match, say, section
 from tests.test_live import Stream, session_of
@@ -48,8 +48,8 @@ def test_the_spectators_words_reach_no_player_until_the_match_is_over(
     client, alice, bob, carol, language
 ):
     match = open_match(alice)
-    chat.post(match.pk, carol, "alice holds a 9")  # a spectator, while seats are open
-    chat.post(match.pk, alice, "hello bob")
+    chat_rooms.post(match.pk, carol, "alice holds a 9")  # a spectator, while seats are open
+    chat_rooms.post(match.pk, alice, "hello bob")
     services.join(match.pk, bob)
     play(match, alice)
     for player in (alice, bob):
@@ -109,7 +109,7 @@ def test_a_puzzle_challenge_has_no_chat_on_any_path(client, alice, bob, language
 
 def test_no_message_becomes_a_notification_or_a_push(client, alice, bob, carol):
     match = open_match(alice)
-    chat.post(match.pk, carol, "spectator words")
+    chat_rooms.post(match.pk, carol, "spectator words")
     services.join(match.pk, bob)
     notified = Notification.objects.count()
     pushed = PushMessage.objects.count()
@@ -153,7 +153,7 @@ def test_a_room_s_readers_alone_are_told_and_never_the_text(
     heard = Heard(match, 2)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            chat.post(match.pk, carol, "the spectators' secret")
+            chat_rooms.post(match.pk, carol, "the spectators' secret")
         got = heard.read()
         watch = events.channel(match.pk, WATCH)
         assert got[watch] == [{"event": "chat"}]
@@ -161,7 +161,7 @@ def test_a_room_s_readers_alone_are_told_and_never_the_text(
         services.join(match.pk, bob)
         heard.read()
         with django_capture_on_commit_callbacks(execute=True):
-            chat.post(match.pk, bob, "the players' secret")
+            chat_rooms.post(match.pk, bob, "the players' secret")
         got = heard.read()
         assert got[watch] == []
         for seat in (0, 1):
@@ -175,7 +175,7 @@ def test_a_bots_seat_is_told_nothing(alice, django_capture_on_commit_callbacks):
     heard = Heard(match, 2)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            chat.post(match.pk, alice, "good game, bot")
+            chat_rooms.post(match.pk, alice, "good game, bot")
         got = heard.read()
         assert got[events.channel(match.pk, "0")] == [{"event": "chat"}]
         assert got[events.channel(match.pk, "1")] == []
@@ -208,7 +208,7 @@ def test_the_live_stream_brings_a_player_the_word_that_there_is_news_and_no_text
     stream = Stream(asgi_server.url, path, session_of(client, alice))
     try:
         assert events_of(stream, 0.5) == []
-        chat.post(match.pk, bob, "a secret word")
+        chat_rooms.post(match.pk, bob, "a secret word")
         assert events_of(stream, 1) == [("chat", "{}")]
     finally:
         stream.close()

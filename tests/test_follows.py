@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from games import services
 from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating
-from games.services import MoveRefused, blocks, closing, export, follows, puzzles
+from games.services import MoveRefused
+from games.services.features import blocks, closing, export, follows, puzzles
 from games.services.match import bot_seats
 from tests.test_match_services import make_match
 from tests.test_puzzles import make_puzzles

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.infra import limits, sweep
 from games.models import DailyResult, Match, Profile, Rating, Seat
-from games.services import boards, guests, puzzles
+from games.services.features import boards, guests, puzzles
 from tests.conftest import PASSWORD
 from tests.test_puzzles import finish
 from tests.test_secrecy import hidden, todays_daily

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import tasks
 from games.infra import sweep
 from games.models import Match, Notification, Seat
-from games.services import retention, watching
+from games.services.features import retention, watching
 from games.services.match.finish import refresh_player_stats
 from games.services.match.play import owed_match_ids
 from tests.test_match_services import make_match, play
@@ -195,7 +195,7 @@ def test_old_notifications_go_a_batch_at_a_time(alice, monkeypatch):
 
 def test_the_streak_board_reads_the_runs_kept_as_results_are_counted(alice, bob):
     from games.models import Profile
-    from games.services import boards, puzzles
+    from games.services.features import boards, puzzles
     from tests.test_puzzle_ratings import counted_on_its_day
     from tests.test_puzzles import make_puzzles
 
@@ -227,7 +227,7 @@ def test_the_player_search_reads_its_pattern_index(alice):
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
 def test_a_rating_list_reads_its_index_highest_first(alice):
     from games.registry import DEFAULT_GAME
-    from games.services import boards
+    from games.services.features import boards
 
     board = boards.find("", DEFAULT_GAME, "match")
     query = first_query(lambda: boards.rows(board))
@@ -239,7 +239,7 @@ def test_the_solo_board_reads_the_best_scores_kept_as_games_end(client, alice, b
 
     from games.models import SoloBest
     from games.registry import PUZZLE_GAME
-    from games.services import boards
+    from games.services.features import boards
     from tests.test_puzzle_ratings import start_solo_and_finish
 
     first = start_solo_and_finish(alice, seed=12)
@@ -273,7 +273,7 @@ def test_a_guests_best_solo_score_goes_with_their_games_to_their_account(client)
     play_to_end(match, [guest])
     assert SoloBest.objects.filter(player=guest).exists()
     account = User.objects.create_user("dora", "dora@example.com", "a-Long-pa55word")
-    from games.services import guests
+    from games.services.features import guests
 
     assert guests.adopt(guest.pk, account)
     best = SoloBest.objects.get(player=account)

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import DailyResult, Match, Rating, Seat
-from games.services import puzzles
+from games.services.features import puzzles
 from tests.test_match_services import make_match, play_to_end
 from tests.test_puzzles import finish
 from tests.test_secrecy import todays_daily

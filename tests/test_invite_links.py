@@ -13,7 +13,8 @@ from django.utils import timezone
 from games import services
 from games.models import InviteLink, Match, Profile, Seat
 from games.registry import PUZZLE_GAME
-from games.services import MoveRefused, blocks, guests, links, puzzles
+from games.services import MoveRefused
+from games.services.features import blocks, guests, links, puzzles
 from games.services.match import lobby
 from tests.test_puzzles import make_puzzles
 

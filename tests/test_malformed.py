@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from games import services
 from games.infra import limits
 from games.models import Match, Move, Profile, Seat
-from games.services import puzzles
+from games.services.features import puzzles
 from tests.test_match_services import make_match, play
 from tests.test_puzzles import make_puzzles
 
@@ -357,7 +357,7 @@ def more_world(world, alice, bob, carol):
     """Pages with forms of their own: the solo game and the finished match, an nmbrs!
     match, a match waiting for its players, an invitation link's page, the forms of nmbrs!"""
     from games.models import InviteLink
-    from games.services import follows
+    from games.services.features import follows
     from tests.test_nmbrs_site import nmbrs_match
 
     nmbrs = nmbrs_match(alice, bob)

@@ -147,7 +147,7 @@ def test_lost_stats_par_and_mail_tasks_are_done_by_the_sweep(
     celery_worker, alice, bob, carol, monkeypatch
 ):
     from games.models import Puzzle
-    from games.services import puzzles
+    from games.services.features import puzzles
 
     lost = lose_tasks(monkeypatch)
     solo = services.start_solo(alice, seed=5)
@@ -206,7 +206,7 @@ def test_a_par_the_broker_did_not_take_is_asked_for_by_the_next_sweep(
 ):
     from games.infra.sweep import claim_par
     from games.models import Puzzle
-    from games.services import puzzles
+    from games.services.features import puzzles
     from games.tasks import compute_par
 
     tried = refuse_sends(monkeypatch, compute_par)

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Profile
-from games.services import closing, search
+from games.services.features import closing, search
 from games.services.match import bot_seats
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.models import Profile, PushSubscription
-from games.services import closing, export, pushes
+from games.services.features import closing, export, push_devices
 from games.views.pushes import device_name
 from tests.pushservice import Device
 from tests.test_settings import manage
@@ -203,12 +203,12 @@ def test_the_same_endpoint_again_updates_the_device(client, vapid, alice, bob):
 
 def test_a_player_has_at_most_so_many_devices(client, vapid, alice):
     client.force_login(alice)
-    for n in range(pushes.MOST_DEVICES):
+    for n in range(push_devices.MOST_DEVICES):
         assert post(client, subscription(f"{FCM}{n}")).status_code == 200
     answer = post(client, subscription(FCM + "one-more"))
     assert answer.status_code == 400
     assert "remove one first" in answer.content.decode()
-    assert PushSubscription.objects.count() == pushes.MOST_DEVICES
+    assert PushSubscription.objects.count() == push_devices.MOST_DEVICES
     # One of the devices subscribing again is no new device.
     assert post(client, subscription(FCM + "3")).status_code == 200
 
@@ -239,7 +239,7 @@ def test_a_guest_adds_no_device(client, vapid):
 
 
 def add(user, endpoint) -> PushSubscription:
-    return pushes.subscribe(user, json.dumps(subscription(endpoint)), CHROME_ON_ANDROID)
+    return push_devices.subscribe(user, json.dumps(subscription(endpoint)), CHROME_ON_ANDROID)
 
 
 def test_a_player_removes_their_own_devices_only(client, vapid, alice, bob):

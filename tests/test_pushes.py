@@ -19,7 +19,7 @@ from prometheus_client import REGISTRY
 
 from games.infra import presence, webpush
 from games.models import Match, Profile, PushMessage, PushSubscription, Seat
-from games.services import pushes, puzzles
+from games.services.features import push_devices, puzzles
 from games.services.match import lobby
 from games.tasks import sweep
 from tests.pushservice import Device, PushService, certificate
@@ -35,7 +35,7 @@ CHROME_ON_ANDROID = (
 
 def add_device(service, user):
     device = service.device()
-    pushes.subscribe(user, device.json(), CHROME_ON_ANDROID)
+    push_devices.subscribe(user, device.json(), CHROME_ON_ANDROID)
     return device
 
 
@@ -337,7 +337,7 @@ def test_a_push_service_that_does_not_answer_holds_a_task_once_not_for_every_pus
     match = make_match(alice, bob)
     for n in range(3):
         device = Device(f"{silent_service}/push/{n}", vapid)
-        pushes.subscribe(alice, device.json(), CHROME_ON_ANDROID)
+        push_devices.subscribe(alice, device.json(), CHROME_ON_ANDROID)
     a_round(match, alice, bob)
     ids = list(PushMessage.objects.order_by("pk").values_list("pk", flat=True))
     assert len(ids) == 3
@@ -522,7 +522,7 @@ def test_the_push_goes_to_the_address_checked_and_the_name_is_not_asked_again(
     monkeypatch.setattr(socket, "getaddrinfo", resolve)
     match = make_match(alice, bob)
     device = push_service.device(host="localhost")
-    pushes.subscribe(alice, device.json(), CHROME_ON_ANDROID)
+    push_devices.subscribe(alice, device.json(), CHROME_ON_ANDROID)
     a_round(match, alice, bob)
 
     assert webpush.send_many(list(PushMessage.objects.values_list("pk", flat=True))) == 1
@@ -545,7 +545,7 @@ def test_over_https_the_push_goes_to_the_address_checked_for_the_name_it_is_cert
         names["push.test"] = ["127.0.0.1"]  # this machine: PUSH_LOCAL_ENDPOINTS is on (vapid)
         settings.PUSH_SERVICES = [*settings.PUSH_SERVICES, "push.test"]
         device = service.device(host="push.test")
-        pushes.subscribe(alice, device.json(), CHROME_ON_ANDROID)
+        push_devices.subscribe(alice, device.json(), CHROME_ON_ANDROID)
         match = make_match(alice, bob)
         a_round(match, alice, bob)
         (message,) = PushMessage.objects.all()

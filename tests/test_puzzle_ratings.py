@@ -12,7 +12,7 @@ from games import ratings, services
 from games.infra.sweep import unweighed_attempts
 from games.models import Match, Puzzle, Rating, RatingChange, Seat
 from games.registry import PUZZLE_GAME
-from games.services import puzzles
+from games.services.features import puzzles
 from games.services.match.finish import count_for_the_day
 from games.tasks import sweep
 from tests.test_match_services import play_to_end

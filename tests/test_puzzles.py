@@ -19,7 +19,8 @@ from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import best_par
 from games.nmbr9.puzzle import puzzle as puzzle_deal
 from games.registry import puzzle_rules
-from games.services import MoveRefused, puzzles
+from games.services import MoveRefused
+from games.services.features import puzzles
 from games.tasks import publish_daily
 from tests.test_match_tasks import lose_tasks
 from tests.test_match_views import normalised

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match
 from games.nmbr9.policy import fallback_turn
-from games.services import puzzles
+from games.services.features import puzzles
 from tests.test_match_services import make_match, play_to_end
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

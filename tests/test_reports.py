@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import ChatBan, ChatMessage, Report
-from games.services import chat, reports
+from games.services.features import chat_rooms, reports
 from tests.test_chat import HTMX, open_match, say
 from tests.test_match_services import make_match
 
@@ -30,7 +30,7 @@ def send(client, reason="insults", text="", **asked):
 def said(alice, bob) -> ChatMessage:
     """A message of bob's to alice in their match."""
     match = make_match(alice, bob)
-    return chat.post(match.pk, bob, "you play like a bot")
+    return chat_rooms.post(match.pk, bob, "you play like a bot")
 
 
 # ------------------------------------------------------------------ reporting
@@ -176,7 +176,7 @@ def test_the_queue_lists_reports_to_handle_first_with_the_message_in_its_context
     client, alice, bob, said
 ):
     match = said.match
-    before = [chat.post(match.pk, alice, f"before {n}") for n in range(6)]
+    before = [chat_rooms.post(match.pk, alice, f"before {n}") for n in range(6)]
     ChatMessage.objects.filter(pk=said.pk).update(created=timezone.now() + timedelta(seconds=1))
     for n in range(6):
         ChatMessage.objects.create(
@@ -271,7 +271,7 @@ def test_closing_a_reported_account_asks_first_and_keeps_its_games(client, alice
 
 def test_staff_see_messages_and_bans_in_the_admin(client, alice, bob, carol, said):
     waiting = open_match(alice)
-    chat.post(waiting.pk, carol, "from the stands")
+    chat_rooms.post(waiting.pk, carol, "from the stands")
     staff = staff_member()
     client.force_login(staff)
     listed = client.get(reverse("admin:games_chatmessage_changelist")).text
@@ -297,7 +297,7 @@ def test_staff_see_messages_and_bans_in_the_admin(client, alice, bob, carol, sai
 
 
 def test_the_export_holds_the_players_messages_and_reports_but_none_about_them(alice, bob, said):
-    from games.services import export
+    from games.services.features import export
 
     reports.report(alice, bob, "insults", "rude", said)
     reports.report(bob, alice, "spam", "", None)

@@ -17,7 +17,7 @@ from games import services
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle
 from games.nmbr9 import Board
 from games.nmbr9.game import DECKS
-from games.services import puzzles
+from games.services.features import puzzles
 from games.web.nmbr9.svg import board_svg
 from tests.test_match_services import game_of, make_match, play, seat_of
 from tests.test_puzzles import finish, make_puzzles

@@ -9,7 +9,7 @@ import pytest
 from games.infra import queue
 from games.infra.sweep import PAR_IN_FLIGHT
 from games.models import Puzzle, Seat
-from games.services import puzzles
+from games.services.features import puzzles
 from games.tasks import compute_par, expire_seats, refresh_player_stats, sweep
 from nmbr9site import processes
 from nmbr9site.celery import app

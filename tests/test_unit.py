@@ -13,7 +13,7 @@ from prometheus_client import REGISTRY
 
 from games import services
 from games.models import Match, Move, Notification, Seat
-from games.services import chat
+from games.services.features import chat_rooms
 from games.services.match import bus, unit
 from tests.test_match_services import make_match, play, seat_of
 
@@ -186,7 +186,7 @@ def test_a_subscriber_hears_every_kind_of_event_once_after_commit(heard, alice, 
     assert left[:2] == ["MoveMade", "PlayerLeft"] and "ReadersChanged" in left
 
     # a chat message, a match called off, a commitment, a bot that owes its move, an end
-    chat.post(match.pk, bob, "well played")
+    chat_rooms.post(match.pk, bob, "well played")
     assert heard.take() == ["ChatPosted"]
     waiting = services.create_match(
         carol, players=3, time_control="1d", rated=False, options={}, invite=[], open=True

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from games.infra import events
 from games.models import Match, Move
-from games.services import puzzles, watching
+from games.services.features import puzzles, watching
 from games.services.match import versions, visibility
 from tests.test_live import Channels, Stream, page_version, session_of
 from tests.test_match_services import make_match, play

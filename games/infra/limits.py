@@ -19,7 +19,7 @@ counts the requests of the last day, hour, quarter of an hour or minute).
 - Follows, unfollows, blocks and unblocks (a follow tells the player followed):
   ``SOCIAL_ACTIONS`` per player.
 - Chat messages: ``CHAT_MESSAGES`` per player; reports to the staff: ``REPORTS`` per player
-  (counted by the services that write them: ``games.services.chat``, ``reports``).
+  (counted by the services that write them: ``games.services.features.chat_rooms``, ``reports``).
 
 A refusal says when to try again. When Redis cannot be reached the limits let requests
 through: nothing is counted and nothing is refused.

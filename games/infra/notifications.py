@@ -34,7 +34,7 @@ from django.utils.translation import gettext_noop
 
 from games.infra import metrics, queue
 from games.models import Match, Profile, Seat
-from games.services import addresses
+from games.services.features import addresses
 from games.services.match.prepared import column, field_of
 
 AWAY = timedelta(minutes=30)

@@ -1,8 +1,8 @@
 """Sending the pushes waiting for players' devices (Web Push with VAPID, RFC 8030/8291/8292).
 
-``services.pushes`` writes a ``PushMessage`` per push and device with the change it tells
-of; a task sends it after commit, and the sweep finds those still due (``due``): a lost task,
-a push to try again. ``send_many`` settles a batch:
+``services.features.push_devices`` writes a ``PushMessage`` per push and device with the
+change it tells of; a task sends it after commit, and the sweep finds those still due
+(``due``): a lost task, a push to try again. ``send_many`` settles a batch:
 
 - each push is claimed first (``send_at`` moved ``LEASE`` ahead, if it is still the one
   read), so that two workers never both send it; once its push service has taken it,
@@ -15,7 +15,7 @@ a push to try again. ``send_many`` settles a batch:
   pushes; any other failure is tried again after ``RETRY``, doubled with each attempt up to
   ``RETRY_MOST``, and given up after ``ATTEMPTS`` attempts;
 - a device is removed too, unsent to, if its endpoint is not one the site takes
-  (``pushes.allowed``: one stored before, or by hand), or its host name has an address off
+  (``push_devices.allowed``: one stored before, or by hand), or its host name has an address off
   the internet (the site's own network, this machine, a cloud's metadata service: ``public``;
   this machine is allowed where ``PUSH_LOCAL_ENDPOINTS`` says so). The name is resolved once,
   right before the push, and the push goes to an address so checked (``_post``: the
@@ -26,7 +26,7 @@ a push to try again. ``send_many`` settles a batch:
   tried again by this process for ``AWAY`` (its pushes stay due), and a task stops taking new
   pushes after ``BUDGET``: a push service that is down never holds a worker long.
 
-Nothing is sent without VAPID keys (``services.pushes.enabled``).
+Nothing is sent without VAPID keys (``services.features.push_devices.enabled``).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from urllib3.exceptions import NewConnectionError
 
 from games.infra import metrics, presence
 from games.models import Match, PushMessage, PushSubscription, Seat
-from games.services import pushes
+from games.services.features import push_devices
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ _away: dict[str, float] = {}
 
 def due(now: datetime | None = None, limit: int = 10_000) -> list[int]:
     """The pushes due now (none while push notifications are off)."""
-    if not pushes.enabled():
+    if not push_devices.enabled():
         return []
     now = now or timezone.now()
     return list(
@@ -94,7 +94,7 @@ def prune(now: datetime | None = None) -> int:
 
 def send_many(ids: list[int], *, now: datetime | None = None) -> int:
     """Send those of these pushes that are due and still wanted; how many went out."""
-    if not pushes.enabled():
+    if not push_devices.enabled():
         return 0
     started = time.monotonic()
     sent = 0
@@ -137,7 +137,7 @@ def _send_claimed(message: PushMessage, now: datetime) -> bool:
         return False
     device = message.device
     url = urlsplit(device.endpoint)
-    if not pushes.allowed(device.endpoint):
+    if not push_devices.allowed(device.endpoint):
         return _refused(message, device, "not a push service's endpoint")
     try:
         addresses = _addresses(url)
@@ -229,7 +229,7 @@ def _post(
     WebPushException if the push service did not take it; requests' errors if it did not
     answer."""
     name = url.hostname
-    assert name is not None  # pushes.allowed takes no endpoint without a host
+    assert name is not None  # push_devices.allowed takes no endpoint without a host
     for address in addresses:
         host = f"[{address}]" if address.version == 6 else str(address)
         pinned = urlunsplit((url.scheme, f"{host}:{_port(url)}", url.path, url.query, ""))
@@ -249,7 +249,7 @@ def _post(
                     ttl=ttl,
                     headers={
                         "Host": url.netloc,
-                        "Urgency": "high" if message.kind == pushes.ALARM else "normal",
+                        "Urgency": "high" if message.kind == push_devices.ALARM else "normal",
                     },
                     requests_session=session,
                 )
@@ -293,7 +293,7 @@ def _still_wanted(message: PushMessage, now: datetime) -> int:
     match, player_id = message.match, message.device.player_id
     if match is None:
         return int(TTL.total_seconds())
-    if message.kind in (pushes.MOVE, pushes.ALARM):
+    if message.kind in (push_devices.MOVE, push_devices.ALARM):
         seat = Seat.objects.filter(
             match=match,
             player_id=player_id,
@@ -303,13 +303,13 @@ def _still_wanted(message: PushMessage, now: datetime) -> int:
         if (
             seat is None
             or seat.deadline is None  # never: its deadline is later than now
-            or (message.kind == pushes.ALARM and not seat.reminded)
+            or (message.kind == push_devices.ALARM and not seat.reminded)
         ):
             return 0  # the move is made (an alarm of a later move: its own comes)
-        if message.kind == pushes.MOVE and presence.looking(player_id, match.pk):
+        if message.kind == push_devices.MOVE and presence.looking(player_id, match.pk):
             return 0
         return max(1, int(min(seat.deadline - now, TTL).total_seconds()))
-    if message.kind == pushes.INVITE:
+    if message.kind == push_devices.INVITE:
         invited = Seat.objects.filter(
             match=match,
             player_id=player_id,

@@ -200,7 +200,7 @@ class Notification(models.Model):
         ordering = ["-created", "-id"]
         indexes = [
             models.Index(fields=["player", "read"]),
-            # What the sweep forgets (games/services/retention.py): read ones, then any.
+            # What the sweep forgets (games/services/features/retention.py): read ones, then any.
             models.Index(fields=["created"], condition=models.Q(read=True), name="read_notices"),
             models.Index(fields=["created"], name="notices_by_age"),
         ]

@@ -1,4 +1,6 @@
-"""The only code that changes game state in the database, by concern:
+"""The only code that changes game state in the database, in two groups.
+
+The match core (``games.services.match``): a match and the one way it changes.
 
 - ``record``: a match with its game's state (``Record``), and replays from the moves;
 - ``kept``: each match's state kept with it, read by one query, cached by each process;
@@ -8,26 +10,38 @@
   site's, in one place (notifications, e-mails, puzzle counts; live pages, ratings, bots);
 - ``versions``: what each reader of a match sees (versions), told live after a change;
 - ``matchview``: what views get of a match (data only), drafts and histories;
+- ``visibility``: who may see a match, and when a puzzle's order is still a secret;
 - ``commitments``: the kinds of move a player commits to before trying them;
 - ``lobby``: creating matches and filling their seats, solo games;
 - ``play``: looking at a match, moving (``play``), resigning, more time;
 - ``deadlines``: who owes a move until when, expiry, the 80% reminder;
 - ``finish``: the end of a match, ratings and profile figures;
 - ``bot_seats``: bot accounts and their seats; ``bot_moves``: the task that makes their moves;
+- ``prepared``: the reads every request makes, written as SQL once per process.
+
+The platform's features (``games.services.features``), built on the core:
+
 - ``puzzles``: puzzles, the daily puzzle and puzzle challenges;
-- ``boards``: the leaderboards (reads only);
+- ``boards``: the leaderboards; ``charts``: a player's rating changes (reads only);
+- ``dashboard``: the home page's lists; ``watching``: the matches others may watch, a
+  player's current games (reads only);
+- ``blocks``, ``follows``: blocking and following; ``links``: invitation links;
+  ``search``: players by the beginning of their name (reads only);
+- ``chat_rooms``: a match's chat, who reads and writes which room; ``reports``: reports to
+  the staff, and what the staff does about them;
 - ``guests``: visitors playing without an account, adopted on sign-up;
 - ``addresses``: e-mail addresses confirmed by a signed link (sign-up, change of address);
-- ``pushes``: a player's push devices, and the pushes each change writes for them;
-- ``watching``: the matches others may watch, a player's current games (reads only);
-- ``closing``: closing an account at its owner's request;
-- ``export``: everything kept about a player, for "Export my data" (reads only).
+- ``push_devices``: a player's push devices, and the pushes each change writes for them;
+- ``closing``: closing an account; ``export``: everything kept about a player, for "Export
+  my data" (reads only);
+- ``retention``: what the site forgets with time, a batch at each sweep.
 
 Every function that changes a match does it in the unit of work (``unit.change``), which locks
 the match row first (one lock order, so no deadlocks), reads its kept state, and writes the
 change and the new state together before handing its events on. Background work (ratings,
 e-mails, pushes) claims its rows with a conditional update and does nothing when someone
-else already did it. Views get ``MatchView``s, never a game's state.
+else already did it. Views get ``MatchView``s, never a game's state. What the package itself
+exports is the core's public functions, for the views and tasks.
 """
 
 from games.services.match.deadlines import expire, expire_many, remind

@@ -28,7 +28,7 @@ from games.infra import limits
 from games.infra import notifications as mails
 from games.infra.middleware import SESSION_LANGUAGE
 from games.models import Profile
-from games.services import addresses, blocks, closing, export
+from games.services.features import addresses, blocks, closing, export
 from games.views import pushes
 from games.views.common import posted_data
 

@@ -17,8 +17,7 @@ from games.forms import ReportForm
 from games.http import SiteRequest
 from games.inputs import MAX_ID, parse_int
 from games.models import ChatMessage, Match
-from games.services import chat as chats
-from games.services import reports
+from games.services.features import chat_rooms, reports
 from games.services.match.visibility import Hidden
 
 #: The chat section of a page, and the part of it that a refresh replaces.
@@ -26,9 +25,9 @@ SECTION = "games/chat.html"
 LOG = "games/chat.html#chat-log"
 
 
-def _read(request: SiteRequest, match_id: int) -> chats.Chat:
+def _read(request: SiteRequest, match_id: int) -> chat_rooms.Chat:
     try:
-        return chats.read(match_id, request.user)
+        return chat_rooms.read(match_id, request.user)
     except (Match.DoesNotExist, Hidden):
         raise Http404("No game of yours has this number.") from None
 
@@ -56,12 +55,12 @@ def chat(request: SiteRequest, match_id: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     text = request.POST.get("text", "")
     try:
-        chats.post(match_id, request.user, text)
+        chat_rooms.post(match_id, request.user, text)
     except (Match.DoesNotExist, Hidden):
         raise Http404("No game of yours has this number.") from None
-    except chats.ChatRefused as exc:
+    except chat_rooms.ChatRefused as exc:
         # htmx puts a 400 in place (the page's htmx-config), not a 429.
-        too_fast = isinstance(exc, chats.TooFast) and not request.htmx
+        too_fast = isinstance(exc, chat_rooms.TooFast) and not request.htmx
         return _section(
             request, match_id, status=429 if too_fast else 400, error=str(exc), chat_text=text
         )
@@ -87,8 +86,8 @@ def _section(
 def mute(request: SiteRequest, match_id: int) -> HttpResponse:
     """Mute the match's chat for the player (``muted=on``), or show it again."""
     try:
-        chats.mute(match_id, request.user, request.POST.get("muted") == "on")
-    except (Match.DoesNotExist, Hidden, chats.ChatRefused):
+        chat_rooms.mute(match_id, request.user, request.POST.get("muted") == "on")
+    except (Match.DoesNotExist, Hidden, chat_rooms.ChatRefused):
         raise Http404("No chat of yours has this number.") from None
     if request.htmx:
         return _section(request, match_id)

@@ -1,5 +1,5 @@
 """Invitation links: the page a link opens (what the match is, who invites) and the seat it
-takes, signed in or as a guest (``services.links``)."""
+takes, signed in or as a guest (``services.features.links``)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -10,7 +10,8 @@ from django.views.decorators.http import require_http_methods
 from games import accounts, web
 from games.models import InviteLink
 from games.registry import find_game
-from games.services import MoveRefused, links
+from games.services import MoveRefused
+from games.services.features import links
 from games.views.common import guest_limit_page
 
 

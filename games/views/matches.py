@@ -26,8 +26,8 @@ from games.infra import presence
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
 from games.registry import DEFAULT_GAME, GAMES, find_game
-from games.services import MatchView, MoveRefused, links, puzzles, watching
-from games.services import chat as chats
+from games.services import MatchView, MoveRefused
+from games.services.features import chat_rooms, links, puzzles, watching
 from games.services.match import finish, versions, visibility
 from games.views.common import (
     bot_choices,
@@ -222,7 +222,7 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         "game_name": find_game(match.game).name,
         "described": web.adapter_for(match.game).describe(match.options),
         # Made only when shown: the partials of the play area have no chat.
-        "chat": SimpleLazyObject(lambda: chats.messages(match, request.user, seats=mv.seats)),
+        "chat": SimpleLazyObject(lambda: chat_rooms.messages(match, request.user, seats=mv.seats)),
     }
     if mv.view is None:  # waiting for players, or called off
         context["free"] = match.players - len(mv.seats)
@@ -456,7 +456,7 @@ def replay(request: SiteRequest, match_id: int) -> HttpResponse:
         extra["par_line"] = puzzles.par_line_for(request.user, mv.match.puzzle)
     context = {"match": mv.match, **adapter.replay(mv, request.GET, **extra)}
     context["chat"] = SimpleLazyObject(
-        lambda: chats.messages(mv.match, request.user, seats=mv.seats)
+        lambda: chat_rooms.messages(mv.match, request.user, seats=mv.seats)
     )
     # A step asked for by the page's own controls: only the part that changes. htmx bringing
     # back a step its history no longer holds (Back) puts what it gets in place of the whole

@@ -17,7 +17,7 @@ from games.http import AccountRequest, SiteRequest
 from games.inputs import parse_int
 from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
-from games.services import boards, dashboard, puzzles, watching
+from games.services.features import boards, dashboard, puzzles, watching
 from games.services.match import bot_seats
 from games.views.common import bot_choices, bot_name, open_seeks, shown_start
 from games.views.social import profile_context

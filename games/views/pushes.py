@@ -15,7 +15,7 @@ from games import accounts
 from games.forms import PushKindsForm
 from games.http import AccountRequest
 from games.models import Profile, PushSubscription
-from games.services import pushes
+from games.services.features import push_devices
 
 #: A browser's name, and the words in its user agent that tell it, in the order tried (Edge,
 #: Opera and Samsung's browser name Chrome too, and Chrome names Safari).
@@ -55,7 +55,7 @@ def device_name(user_agent: str) -> str:
 def settings_context(request: AccountRequest) -> dict:
     """What the push section of Settings shows: whether the site sends pushes, the player's
     devices, the kinds they get, and the key a browser subscribes with."""
-    if not pushes.enabled():
+    if not push_devices.enabled():
         return {"push_enabled": False}
     profile, _made = Profile.objects.get_or_create(player=request.user)
     return {
@@ -83,14 +83,14 @@ def add_device(request: AccountRequest) -> HttpResponse:
     subscription is refused)."""
     error, status = "", 200
     try:
-        if not pushes.enabled():
-            raise pushes.DeviceRefused(_("Push notifications are off on this server."))
-        pushes.subscribe(
+        if not push_devices.enabled():
+            raise push_devices.DeviceRefused(_("Push notifications are off on this server."))
+        push_devices.subscribe(
             request.user,
             request.POST.get("subscription", ""),
             request.headers.get("User-Agent", ""),
         )
-    except pushes.DeviceRefused as refused:
+    except push_devices.DeviceRefused as refused:
         error, status = str(refused), 400
     context = {"push_error": error, "push_added": not error, **_devices(request)}
     return render(request, "games/settings.html#push-devices", context, status=status)
@@ -99,7 +99,7 @@ def add_device(request: AccountRequest) -> HttpResponse:
 @accounts.account_required
 @require_POST
 def remove_device(request: AccountRequest, device_id: int) -> HttpResponse:
-    if not pushes.remove(request.user, device_id):
+    if not push_devices.remove(request.user, device_id):
         raise Http404("No device of yours has this number.")
     messages.success(request, _("The device gets no more push notifications."))
     return redirect("settings")

@@ -13,7 +13,8 @@ from games.forms import ChallengeForm
 from games.http import SiteRequest
 from games.inputs import parse_int
 from games.models import ChallengeOffer, DailyResult, Puzzle
-from games.services import MoveRefused, puzzles
+from games.services import MoveRefused
+from games.services.features import puzzles
 from games.views.common import create_form, guest_limit_page, shown_start, too_many_new_games
 from games.views.matches import game_page
 

@@ -16,7 +16,8 @@ from games.http import SiteRequest
 from games.infra import limits
 from games.inputs import parse_int
 from games.names import shown
-from games.services import MoveRefused, blocks, follows, guests, search
+from games.services import MoveRefused
+from games.services.features import blocks, follows, guests, search
 
 PROFILE_SOCIAL = "games/profile_social.html"
 
@@ -124,7 +125,7 @@ def following(request: SiteRequest) -> HttpResponse:
 
 @require_GET
 def players(request: SiteRequest) -> HttpResponse:
-    """The players whose name begins with ``?q=`` (``services.search``): the list alone for
+    """The players whose name begins with ``?q=`` (``services.features.search``): the list alone for
     htmx (the suggestions under an invitation field, the box of "Following"), else a page."""
     prefix = request.GET.get("q", "")
     error = ""

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from games import ratings
-from games.services import charts
+from games.services.features import charts
 
 #: The rating chart: its size, and the room left of the line (the ratings), right of it, above
 #: it (the axis's title) and below it (the dates and the axis's title).

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Permission, User
 from playwright.sync_api import expect
 
 from games.models import ChatBan, Report
-from games.services import chat
+from games.services.features import chat_rooms
 from tests.browser.test_solo import answered, log_in
 from tests.conftest import PASSWORD
 from tests.test_match_services import make_match, play_to_end
@@ -79,7 +79,7 @@ def test_a_reported_message_is_removed_and_its_author_muted_by_the_staff(
     open_asgi_browser, alice, bob
 ):
     match = make_match(alice, bob, pace="rounds")
-    rude = chat.post(match.pk, bob, "you are hopeless")
+    rude = chat_rooms.post(match.pk, bob, "you are hopeless")
     staff_member()
 
     alice_session = open_asgi_browser()
@@ -124,7 +124,7 @@ def test_a_reported_message_is_removed_and_its_author_muted_by_the_staff(
 
 def test_the_chat_fits_a_phone_in_german(open_browser, alice, bob):
     match = make_match(alice, bob, pace="rounds")
-    chat.post(match.pk, bob, "Ein sehr langes Wort: " + "Donaudampfschifffahrt" * 4)
+    chat_rooms.post(match.pk, bob, "Ein sehr langes Wort: " + "Donaudampfschifffahrt" * 4)
     session = open_browser(locale="de-DE", **PHONE)
     page = log_in(session, "alice")
     session.goto(match.get_absolute_url())

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import InviteLink, Match
-from games.services import blocks, follows
+from games.services.features import blocks, follows
 from tests.browser.test_phone import PHONE
 from tests.browser.test_solo import log_in
 from tests.test_match_services import make_match

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from games.services import puzzles
+from games.services.features import puzzles
 from tests.browser.test_match import log_in
 from tests.test_match_services import make_match, play_to_end
 

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Seat
-from games.services import puzzles
+from games.services.features import puzzles
 from tests.browser.test_match import log_in
 from tests.browser.test_solo import answered
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from games.services import puzzles
+from games.services.features import puzzles
 
 from .make_puzzles import show_progress
 

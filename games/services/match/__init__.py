@@ -6,6 +6,7 @@ subscribers (``bus``, ``subscribers``), what views get of it and who may see it
 done to a match: creating it and filling its seats (``lobby``), moves and what players commit
 to (``play``, ``commitments``), deadlines (``deadlines``), its end (``finish``), the bots'
 seats and moves (``bot_seats``, ``bot_moves``); the reads every request makes, prepared once
-(``prepared``). The platform's features build on it; it consults two of them itself: a
-player's blocks when seats are filled, and the pushes a change writes for devices.
+(``prepared``). The platform's features (``games.services.features``) build on it; it
+consults two of them itself: a player's blocks when seats are filled (``blocks``), and the
+pushes a change writes for a player's devices (``push_devices``).
 """

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from games.models import InviteLink, Match, Profile, Seat
 from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
-from games.services import blocks
+from games.services.features import blocks
 from games.services.match import bot_seats, bus, deadlines, unit
 from games.services.match.record import MoveRefused
 

@@ -3,8 +3,9 @@
 With the change (in its transaction, adding to its writes; ``bus.with_change``):
 
 - ``inbox``: the notifications a player reads on the site, each with a push to their devices
-  where its kind asks for one (``services.pushes``): invitations, "your move" (kept only while
-  the move is theirs), time running out, strikes, resignations, results, matches called off;
+  where its kind asks for one (``services.features.push_devices``): invitations, "your move"
+  (kept only while the move is theirs), time running out, strikes, resignations, results,
+  matches called off;
 - ``mails``: which e-mail about a seat is due (``Seat.mail_at``, sent by the sweep's
   ``notifications.send_many``): "your move" when a decision becomes a player's, the 80%
   reminder, none once they moved;
@@ -34,7 +35,7 @@ from django.utils.translation import gettext_noop
 from games.infra import metrics, queue
 from games.models import Match
 from games.names import shown_lazy
-from games.services import pushes
+from games.services.features import push_devices
 from games.services.match import bus, finish, versions
 
 INVITED = gettext_noop("%(player)s invites you to a %(players)s-player match.")
@@ -59,7 +60,7 @@ def inbox(happened: Sequence[bus.Event], writes) -> None:
                 event.seat.player_id,
                 match,
                 INVITED,
-                push=pushes.INVITE,
+                push=push_devices.INVITE,
                 player=event.by,
                 players=match.players,
             )
@@ -76,13 +77,20 @@ def inbox(happened: Sequence[bus.Event], writes) -> None:
         elif isinstance(event, bus.MatchFinished) and not match.is_solo:
             for seat in event.seats:
                 writes.notify(
-                    seat.player_id, match, OVER, push=pushes.RESULT, match=match, rank=seat.rank
+                    seat.player_id,
+                    match,
+                    OVER,
+                    push=push_devices.RESULT,
+                    match=match,
+                    rank=seat.rank,
                 )
         elif isinstance(event, bus.MatchCancelled):
             for player_id in event.players:
                 writes.notify(player_id, match, event.text, **event.params)
         elif isinstance(event, bus.Reminded):
-            writes.notify(event.seat.player_id, match, RUNNING_OUT, push=pushes.ALARM, match=match)
+            writes.notify(
+                event.seat.player_id, match, RUNNING_OUT, push=push_devices.ALARM, match=match
+            )
 
 
 def mails(happened: Sequence[bus.Event], writes) -> None:

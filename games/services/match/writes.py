@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from games.infra import metrics
 from games.models import Match, Move, Notification, Profile, Seat
-from games.services import pushes
+from games.services.features import push_devices
 from games.services.match import kept
 from games.services.match.prepared import column, field_of
 from games.services.match.record import Record
@@ -96,12 +96,13 @@ class Writes:
         """A notification for the player: ``text`` is the English message (marked with
         ``gettext_noop``), written in the player's own language with ``params`` (anything,
         said as ``str()`` in that language) when the changes are written. With ``push`` (a
-        kind of ``services.pushes``, and a match) the player's devices are told too."""
+        kind of ``services.features.push_devices``, and a match) the player's devices are told
+        too."""
         self.notifications.append((player_id, match, text, params, push))
 
     def notify_your_move(self, player_id: int, match: Match) -> None:
         """The move in ``match`` is the player's (again): their "your move" notification
-        comes up to date, and their devices are told (``services.pushes``)."""
+        comes up to date, and their devices are told (``services.features.push_devices``)."""
         self.your_move.append((player_id, match, True))
 
     def move_made(self, player_id: int, match: Match) -> None:
@@ -177,8 +178,8 @@ class Writes:
             for p, m, text, params, kind in self.notifications
             if kind and m is not None
         ]
-        moves = [(p, m, pushes.MOVE, text, params) for p, m, text, params in owed]
-        pushes.write(told + moves)
+        moves = [(p, m, push_devices.MOVE, text, params) for p, m, text, params in owed]
+        push_devices.write(told + moves)
         groups: dict[tuple[str, ...], list[Seat]] = defaultdict(list)
         for seat, fields in self.seats.values():
             groups[tuple(sorted(fields))].append(seat)

@@ -1,13 +1,13 @@
 """Reports to the staff, and what the staff does about them.
 
 A player reports another player, or a message of theirs that the reporter may read
-(``chat.may_read``), with a reason from a short list (``Report.Reason``) and an optional
+(``chat_rooms.may_read``), with a reason from a short list (``Report.Reason``) and an optional
 note, at most ``limits.REPORTS``. Nobody else is told. The staff's queue in the admin
 (``games.admin``) lists the reports not yet handled first, each message among those around
 it (``context``); there the staff removes a message (its readers then see "message
 removed"), keeps a player from writing in chats for a time (``ban``), or closes the account
-(``services.closing.close``: its games stay, under "closed account N"), and each report is marked
-handled with what was done.
+(``services.features.closing.close``: its games stay, under "closed account N"), and each
+report is marked handled with what was done.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from games.infra import limits
 from games.inputs import parse_choice, parse_text
 from games.models import ChatBan, ChatMessage, Report
 from games.models.chat import REPORT_LENGTH
-from games.services import chat
+from games.services.features import chat_rooms
 from games.services.match import unit
 from games.services.match.record import MoveRefused
 
@@ -46,7 +46,7 @@ def reportable(message_id: int, reporter) -> ChatMessage:
     """The message ``message_id`` if ``reporter`` may read it and the staff has not removed
     it (ChatMessage.DoesNotExist otherwise, as for a message there is not)."""
     message = ChatMessage.objects.select_related("match", "author").get(pk=message_id)
-    if message.removed is not None or not chat.may_read(message, reporter):
+    if message.removed is not None or not chat_rooms.may_read(message, reporter):
         raise ChatMessage.DoesNotExist("No message you can read has this number.")
     return message
 
@@ -121,7 +121,7 @@ def remove(message: ChatMessage, by: User) -> None:
             handled_by=by, handled_at=timezone.now(), outcome=Report.Outcome.REMOVED
         )
         if changed:
-            chat.said(change, message.room)
+            chat_rooms.said(change, message.room)
 
 
 def ban(player: User, days: int, by: User) -> ChatBan:

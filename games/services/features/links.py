@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from games.models import InviteLink, Match, Seat
-from games.services import blocks
+from games.services.features import blocks
 from games.services.match import lobby
 
 

@@ -16,7 +16,7 @@ from django.db.models import F
 from games import ratings
 from games.models import DailyResult, Match, Puzzle, Rating, Seat
 from games.registry import find_game
-from games.services import puzzles
+from games.services.features import puzzles
 from games.services.match.matchview import MatchView
 from games.services.match.play import glances, owes_move
 

@@ -347,7 +347,7 @@ def offer_challenge(
     """Two distinct random puzzles to choose from that nobody has played, that never were
     daily puzzles and that no other offer holds (``unused_puzzles``): a puzzle that has been
     played anywhere may have had its order seen, by anybody who might join. With ``link``
-    the challenge gets an invitation link (``services.links``)."""
+    the challenge gets an invitation link (``services.features.links``)."""
     lobby.check_match_settings(
         challenger,
         game=PUZZLE_GAME,

@@ -28,7 +28,7 @@ from games import ratings
 from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating, Seat
 from games.names import shown
 from games.registry import find_game
-from games.services import blocks
+from games.services.features import blocks
 from games.services.match import bot_seats, visibility
 from games.services.match.record import MoveRefused
 from games.services.match.writes import in_their_languages

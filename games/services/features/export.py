@@ -30,7 +30,7 @@ from games.models import (
     Report,
     Seat,
 )
-from games.services import pushes
+from games.services.features import push_devices
 
 #: The version of this file's layout.
 FORMAT = 1
@@ -55,7 +55,8 @@ def everything(user: User) -> dict:
             "email_on_move": profile.email_on_move if profile else True,
             "show_chats": profile.show_chats if profile else True,
             "push_notifications": {
-                kind: getattr(profile, f"push_{kind}") if profile else True for kind in pushes.KINDS
+                kind: getattr(profile, f"push_{kind}") if profile else True
+                for kind in push_devices.KINDS
             },
         },
         "push_devices": [

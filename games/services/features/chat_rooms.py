@@ -38,7 +38,7 @@ from games.infra import limits
 from games.inputs import parse_text
 from games.models import ChatBan, ChatMessage, ChatMute, Match, Profile, Seat
 from games.models.chat import MESSAGE_LENGTH
-from games.services.blocks import blocked_ids
+from games.services.features.blocks import blocked_ids
 from games.services.match import bus, unit, visibility
 from games.services.match.matchview import WATCH
 from games.services.match.play import open_match

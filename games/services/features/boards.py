@@ -17,8 +17,8 @@ from django.utils.translation import ngettext
 from games import ratings
 from games.models import Profile, Rating, SoloBest
 from games.registry import GAMES, PUZZLE_GAME
+from games.services.features.puzzles import today
 from games.services.match import bot_seats
-from games.services.puzzles import today
 
 #: A rating list shows players with a rated game in this many days.
 ACTIVE_DAYS = 90

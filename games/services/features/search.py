@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce, Lower
 from django.utils.translation import gettext as _
 
 from games.names import CLOSED_PREFIX
-from games.services.guests import PREFIX as GUEST_PREFIX
+from games.services.features.guests import PREFIX as GUEST_PREFIX
 
 #: Players listed for one prefix.
 FOUND = 10
