@@ -7,7 +7,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 #: The packages whose every module the layout names.
-DRAWN = ("games", "games/services", "games/views", "games/web", "games/models", "nmbr9site")
+DRAWN = (
+    "games",
+    "games/services",
+    "games/services/match",
+    "games/services/features",
+    "games/infra",
+    "games/views",
+    "games/web",
+    "games/models",
+    "nmbr9site",
+)
 #: Directories that hold no code of the project's own.
 ELSEWHERE = {".git", ".venv", ".state", "node_modules", "__pycache__", ".mypy_cache"}
 FILE = re.compile(r"[\w./-]*\w\.(?:py|html|js|css|c|json|md|svg|toml)\b")

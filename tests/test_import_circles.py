@@ -69,7 +69,7 @@ def imports_of(name: str, path: Path | None, modules: dict[str, Path | None]) ->
             for alias in node.names:
                 submodule = f"{origin}.{alias.name}"
                 if submodule in modules:
-                    found.add(submodule)  # ``from games.services import play``: the module
+                    found.add(submodule)  # ``from games.services.match import play``: the module
                 elif origin in modules:
                     found.add(origin)
     found.discard(name)
