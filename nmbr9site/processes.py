@@ -24,10 +24,34 @@ from games.infra.queue import queue_names
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: The last port ``free_port`` gave from the FREE_PORTS range.
+_last_port: int | None = None
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A local port nothing listens on now: the system's choice, or with FREE_PORTS set
+    ("20000-20999") the next one of that range that is free. Each of the test run's parallel
+    processes has a range of its own (tests/conftest.py), so that a port one of them picked
+    for a server, or for nothing to listen on, is never picked by another meanwhile; the
+    ports of one range are handed out in turn, so two asked for at once differ."""
+    global _last_port
+    span = os.environ.get("FREE_PORTS")
+    if not span:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    low, high = (int(end) for end in span.split("-"))
+    if _last_port is None or not low <= _last_port <= high:
+        _last_port = high  # the range starts afresh at its low end
+    for _ in range(high - low + 1):
+        _last_port = _last_port + 1 if _last_port < high else low
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", _last_port))
+            except OSError:
+                continue
+        return _last_port
+    raise RuntimeError(f"no free port in FREE_PORTS={span}")
 
 
 def database_url() -> str:

@@ -1,9 +1,62 @@
 import os
 import shutil
+import urllib.parse
 import uuid
 
 import pytest
 from django.contrib.auth.models import User
+
+#: The FREE_PORTS range of parallel worker gwN (``nmbr9site.processes.free_port``):
+#: PORTS_PER_WORKER from FIRST_PORT + N * PORTS_PER_WORKER, below the system's range of
+#: ephemeral ports (32768 and up), from which it picks for everything else.
+FIRST_PORT, PORTS_PER_WORKER = 20000, 1000
+
+
+def worker_redis_url(url: str, index: int) -> str:
+    """The Redis of parallel worker ``index`` (gw0, gw1, ...): REDIS_URL's database number
+    (0 if it names none) plus the index, so redis://host:6379/10 gives gw0 database 10, gw1
+    11, gw2 12. The base plus the number of workers must stay within the databases Redis has
+    (16 unless configured otherwise): a run that shares a Redis with others gives a base
+    above the databases they use."""
+    parts = urllib.parse.urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{base + index}"))
+
+
+def pytest_configure(config):
+    """A parallel worker of pytest-xdist (``./run test`` runs the suite in several) has,
+    besides the test database pytest-django names after it (test_nmbr9site_gw1), a Redis
+    database and ports of its own: Celery's queues and workers, the cache, the rate limits,
+    the presence notes and the live streams of one worker never meet another's, whatever a
+    test deletes or a worker consumes, and a port one picks is never picked by another."""
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker is None:  # one process runs every test
+        return
+    import redis
+    from django.conf import settings
+
+    from nmbr9site.celery import app
+
+    index = int(worker.removeprefix("gw"))
+    first = FIRST_PORT + index * PORTS_PER_WORKER
+    if first + PORTS_PER_WORKER > 32768:
+        raise pytest.UsageError(f"too many workers for their port ranges ({worker})")
+    os.environ["FREE_PORTS"] = f"{first}-{first + PORTS_PER_WORKER - 1}"
+    url = worker_redis_url(settings.REDIS_URL, index)
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.ResponseError as error:  # no such database
+        raise pytest.UsageError(f"{worker} cannot use {url}: see worker_redis_url") from error
+    except redis.ConnectionError:
+        pass  # the tests that need Redis say so
+    # The site's processes that tests start (web servers, Celery workers) read the
+    # environment, this process its settings and its Celery app, whose configuration may
+    # already have been read.
+    os.environ["REDIS_URL"] = url
+    settings.REDIS_URL = settings.CELERY_BROKER_URL = url
+    settings.CACHES["default"]["LOCATION"] = url
+    app.conf.broker_url = url
+
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -310,11 +363,9 @@ def open_asgi_browser(browser, asgi_server):
 
 
 def _closed_port() -> int:
-    import socket
+    from nmbr9site.processes import free_port
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    return free_port()
 
 
 @pytest.fixture

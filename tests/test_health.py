@@ -1,6 +1,5 @@
 """/healthz and /readyz: what a load balancer sees in good and bad states."""
 
-import socket
 from datetime import timedelta
 
 import pytest
@@ -11,14 +10,13 @@ from django.utils import timezone
 
 from games.infra import health
 from games.models import Seat
+from nmbr9site.processes import free_port
 from tests.test_match_services import make_match, seat_of
 
 
 def closed_port() -> int:
     """A local port nothing listens on."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    return free_port()
 
 
 def no_store(response) -> bool:

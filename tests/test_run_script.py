@@ -14,16 +14,12 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from nmbr9site.processes import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: How long the site may take to start (a new database is migrated) and to stop.
 START_SECONDS, STOP_SECONDS = 90, 15
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def status(url: str) -> int | None:
