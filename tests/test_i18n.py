@@ -19,8 +19,13 @@ from games.models import Profile
 from tests.test_match_services import make_match, seat_of
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
+#: The tests that read the catalogue, or rewrite it with makemessages, in one process of a
+#: parallel run, with the others that read or write the working tree's files
+#: (tests/test_run_script.py, tests/test_release.py): none sees another's half-written file.
+WORKING_TREE = pytest.mark.xdist_group("working_tree")
 
 
+@WORKING_TREE
 def test_every_message_of_the_german_catalogue_is_translated_and_none_is_fuzzy():
     catalogue = read_po(CATALOGUE.open("rb"), locale="de")
     messages = [m for m in catalogue if m.id]
@@ -32,6 +37,7 @@ def test_every_message_of_the_german_catalogue_is_translated_and_none_is_fuzzy()
     assert untranslated == [] and fuzzy == []
 
 
+@WORKING_TREE
 def test_every_message_the_site_writes_is_in_the_german_catalogue():
     """What ``makemessages`` finds in the code and templates (README: Languages) is in the
     catalogue, and the catalogue keeps nothing they no longer say."""
@@ -64,6 +70,7 @@ def test_every_message_the_site_writes_is_in_the_german_catalogue():
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|<[^>]+>")
 
 
+@WORKING_TREE
 def test_every_german_message_keeps_the_placeholders_and_markup_of_its_english():
     """A translation taken from a similar message (a guess) shows in its placeholders."""
     wrong = []

@@ -11,6 +11,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# It copies the working tree's files: in the parallel run's process that runs the tests that
+# write some of them (tests/test_i18n.py).
+pytestmark = pytest.mark.xdist_group("working_tree")
+
 # A request in German to the copy, through Django's test client, in a process of its own.
 ASK_IN_GERMAN = """
 import django

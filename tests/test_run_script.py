@@ -14,12 +14,19 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from nmbr9site.processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: How long the site may take to start (a new database is migrated) and to stop.
 START_SECONDS, STOP_SECONDS = 90, 15
+
+# One at a time, in the parallel run's process that runs the tests that write the working
+# tree's files: each `./run start` compiles the translations, and keeps its Redis, metrics
+# and beat schedule in the checkout's .state/, which it empties.
+pytestmark = pytest.mark.xdist_group("working_tree")
 
 
 def status(url: str) -> int | None:
