@@ -175,13 +175,17 @@ def broker_tried_afresh():
 
 @pytest.fixture(autouse=True)
 def empty_cache(cache_prefix):
-    """Every test starts with no rate limit counted."""
+    """Every test starts with no rate limit counted, and nobody noted as looking at a match
+    (on SQLite a test's players and matches have the ids of an earlier test's)."""
     from django.core.cache import cache
 
-    from games.infra import limits
+    from games.infra import limits, presence
 
     cache.delete_pattern("*")
     limits.limiter().storage.reset()
+    notes = list(presence.client().scan_iter(presence.key("*", "*"), count=1000))
+    if notes:
+        presence.client().delete(*notes)
 
 
 @pytest.fixture
