@@ -237,7 +237,9 @@ def seeds_sharing_the_first_two_tiles() -> tuple[int, int]:
 
 
 def without_puzzle_id(text: str, pk: int) -> str:
-    for mark in ("#{}", 'data-puzzle="{}"', "/puzzle/{}/"):
+    # "#1" as a whole word: not the start of a colour (#1f2a33) where the puzzle is number 1
+    text = re.sub(rf"#{pk}\b", "#P", text)
+    for mark in ('data-puzzle="{}"', "/puzzle/{}/"):
         text = text.replace(mark.format(pk), mark.format("P"))
     return text
 
