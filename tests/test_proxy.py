@@ -162,16 +162,18 @@ def test_a_move_through_one_node_reaches_a_stream_held_by_the_other(nodes, clien
     try:
         assert stream.response.status == 200
         assert stream.events(0.3) == []
-        started = time.monotonic()
         status = post(
             nodes.a.web,
             reverse("play", args=[match.pk]),
             form_for(match, bob),
             session_of(client, bob),
         )
+        # Timed from the move's answer: what node A takes to answer a request (its first, on
+        # a machine busy with other tests) is no part of what reaches node B's stream.
+        answered = time.monotonic()
         assert status == 200
         told = stream.first(1)
-        assert time.monotonic() - started < 1.5
+        assert time.monotonic() - answered < 1.5
         assert told == page_version(client, match, alice)
         assert seat_of(match, bob).progress == 1
     finally:
