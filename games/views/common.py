@@ -1,6 +1,7 @@
 """What the views of several concerns share: a posted form, the limit on new games, the open
 seats, the bots offered, a puzzle's start and the answer to a guest over its limit."""
 
+from django.core.paginator import InvalidPage, Page, Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -8,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from games import accounts, web
 from games.infra import limits
+from games.inputs import parse_int
 from games.models import Match, Puzzle
 from games.services import MoveRefused
 from games.services.match import bot_seats
@@ -82,3 +84,12 @@ def guest_limit_page(request: HttpRequest, wait: int) -> HttpResponse:
     """The answer to a guest game over its address's limit."""
     context = {"error": accounts.too_many_guest_games(wait)}
     return render(request, "games/too_many.html", context, status=429)
+
+
+def asked_page(request: HttpRequest, pages: Paginator, missing: str) -> tuple[Page, str]:
+    """The page of ``pages`` that ``?page=`` asks for, and "": a page there is not gives
+    the first and ``missing``, the word that says so."""
+    try:
+        return pages.page(parse_int(request.GET.get("page", "1"), minimum=1)), ""
+    except (ValueError, InvalidPage):
+        return pages.page(1), missing

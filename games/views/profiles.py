@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.paginator import InvalidPage, Paginator
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -14,12 +14,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import ratings, services, web
 from games.http import AccountRequest, SiteRequest
-from games.inputs import parse_int
 from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
 from games.services.features import boards, dashboard, puzzles, watching
 from games.services.match import bot_seats
-from games.views.common import bot_choices, bot_name, open_seeks, shown_start
+from games.views.common import asked_page, bot_choices, bot_name, open_seeks, shown_start
 from games.views.social import profile_context
 from games.web.charts import rating_charts
 
@@ -85,12 +84,7 @@ def notifications(request: AccountRequest) -> HttpResponse:
     news = Paginator(
         mine.filter(kind=Notification.Kind.INFO).select_related("match"), NEWS_PER_PAGE
     )
-    error = ""
-    try:
-        page = news.page(parse_int(request.GET.get("page", "1"), minimum=1))
-    except (ValueError, InvalidPage):
-        error = _("There is no such page of news: here is the first.")
-        page = news.page(1)
+    page, error = asked_page(request, news, _("There is no such page of news: here is the first."))
     moves = mine.filter(kind=Notification.Kind.MOVE).select_related("match")
     context = {"moves": list(moves) if page.number == 1 else [], "page": page, "error": error}
     return render(request, "games/notifications.html", context, status=400 if error else 200)

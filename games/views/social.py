@@ -3,7 +3,7 @@ finding a player by the beginning of their name."""
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.core.paginator import InvalidPage, Paginator
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,10 +14,10 @@ from django.views.decorators.http import require_GET, require_POST
 from games import accounts
 from games.http import SiteRequest
 from games.infra import limits
-from games.inputs import parse_int
 from games.names import shown
 from games.services import MoveRefused
 from games.services.features import blocks, follows, guests, search
+from games.views.common import asked_page
 
 PROFILE_SOCIAL = "games/profile_social.html"
 
@@ -108,12 +108,9 @@ def following(request: SiteRequest) -> HttpResponse:
     word, a 400 and the first); a box to find a player."""
     followers, _following = follows.counts(request.user)
     pages = Paginator(follows.followed(request.user), follows.FOLLOWED_PER_PAGE)
-    error = ""
-    try:
-        page = pages.page(parse_int(request.GET.get("page", "1"), minimum=1))
-    except (ValueError, InvalidPage):
-        error = _("There is no such page of players: here is the first.")
-        page = pages.page(1)
+    page, error = asked_page(
+        request, pages, _("There is no such page of players: here is the first.")
+    )
     context = {
         "entries": follows.following(request.user, page.object_list),
         "page": page,
