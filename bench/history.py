@@ -93,7 +93,7 @@ from games.models import (  # noqa: E402
     Seat,
     SoloBest,
 )
-from games.registry import DEFAULT_GAME, puzzle_rules  # noqa: E402
+from games.registry import default_game, puzzle_game, puzzle_rules  # noqa: E402
 from games.services.features import boards, dashboard, puzzles, search, watching  # noqa: E402
 from games.services.match.lobby import TIME_CONTROLS, game_options  # noqa: E402
 
@@ -148,7 +148,7 @@ def historian(rng: random.Random, changes: int) -> User:
             {
                 "match_id": match_id,
                 "player_id": player.pk,
-                "game": DEFAULT_GAME,
+                "game": default_game(),
                 "pool": "match",
                 "before": value,
                 "after": after,
@@ -219,7 +219,7 @@ def attempt_times(rng: random.Random, offset: int) -> tuple:
 def daily_puzzles(rng: random.Random, days: int) -> list[tuple[int, int]]:
     """The daily puzzles of the last ``days`` days and today's (id, seed), today's first."""
     today = timezone.now().date()
-    rules = puzzle_rules()
+    rules = puzzle_rules(puzzle_game())
     seeds = rng.sample(range(2**31), days + 1)
     ids = world.copy(
         Puzzle,
@@ -367,11 +367,11 @@ def solo_bests() -> None:
     """The world's solo games get the options a solo game is started with (the standard
     ones), and each player their best score of them with the first game that reached it,
     as ``finish.note_solo_best`` keeps it."""
-    standard = Jsonb(game_options(DEFAULT_GAME, 1, {}))
+    standard = Jsonb(game_options(default_game(), 1, {}))
     with connection.cursor() as cursor:
         cursor.execute(
             "UPDATE games_match SET options = %s WHERE kind = 'solo' AND game = %s",
-            [standard, DEFAULT_GAME],
+            [standard, default_game()],
         )
         cursor.execute(
             """
@@ -398,7 +398,7 @@ def seeks(rng: random.Random, count: int) -> None:
             {
                 "kind": Match.Kind.MATCH,
                 "status": Match.Status.WAITING,
-                "options": game_options(DEFAULT_GAME, size, {}),
+                "options": game_options(default_game(), size, {}),
                 "seed": rng.randrange(2**31),
                 "players": size,
                 "rated": rng.random() < 0.7,
@@ -452,7 +452,7 @@ def game_under_way(rng: random.Random, what: str, creator: int) -> dict:
     return {
         "kind": Match.Kind.SOLO if solo else Match.Kind.MATCH,
         "status": Match.Status.WAITING if waiting else Match.Status.ACTIVE,
-        "options": game_options(DEFAULT_GAME, size, {}),
+        "options": game_options(default_game(), size, {}),
         "seed": rng.randrange(2**31),
         "players": size,
         "rated": not solo,
@@ -622,7 +622,7 @@ def check_lists(client: Client, pages: dict[str, str], seeks: int) -> None:
 BOARDS = {
     "ratings": "",
     "daily streaks": "?board=streaks",
-    "best solo scores": f"?board=solo&game={DEFAULT_GAME}",
+    "best solo scores": f"?board=solo&game={default_game()}",
 }
 
 

@@ -5,6 +5,7 @@ from games import accounts
 from games.http import SiteRequest
 from games.models import Notification
 from games.services import owed_match_ids
+from games.web import ADAPTERS
 
 
 def unread(request: HttpRequest) -> dict:
@@ -39,3 +40,12 @@ def moves(request: SiteRequest) -> dict:
 def guest(request: HttpRequest) -> dict:
     """Whether the viewer plays as a guest (the header offers to keep their games)."""
     return {"is_guest": accounts.is_guest(request)}
+
+
+def game_assets(request: HttpRequest) -> dict:
+    """Every hosted game's own stylesheets and scripts (static paths), for every page: any
+    page may show any game (the home page's pictures, the lists' glances)."""
+    return {
+        "game_styles": [path for adapter in ADAPTERS.values() for path in adapter.stylesheets],
+        "game_scripts": [path for adapter in ADAPTERS.values() for path in adapter.scripts],
+    }

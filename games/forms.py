@@ -14,7 +14,7 @@ from games.inputs import OptionalChoiceField
 from games.models import Profile, Report
 from games.models.chat import REPORT_LENGTH
 from games.names import is_closed_name
-from games.registry import DEFAULT_GAME, find_game
+from games.registry import default_game, find_game
 
 
 class SignupForm(UserCreationForm):
@@ -173,7 +173,7 @@ class MatchForm(SideLabels, forms.Form):
     in a match; its game's options are a form of their own (``games.web``)."""
 
     #: Empty: the game the page is for (``game`` of the form).
-    game = OptionalChoiceField(choices=_games, default=DEFAULT_GAME, widget=forms.HiddenInput)
+    game = OptionalChoiceField(choices=_games, default="", widget=forms.HiddenInput)
     players = forms.TypedChoiceField(label=gettext_lazy("Players"), coerce=int, initial=2)
     time_control = forms.ChoiceField(
         label=gettext_lazy("Time per move"),
@@ -194,11 +194,12 @@ class MatchForm(SideLabels, forms.Form):
     link = link_field()
     private = PrivacyForm.base_fields["private"]
 
-    def __init__(self, *args, game: str = DEFAULT_GAME, **kwargs):
+    def __init__(self, *args, game: str = "", **kwargs):
         super().__init__(*args, **kwargs)
+        game = game or default_game()
         chosen, players = self.fields["game"], self.fields["players"]
         assert isinstance(chosen, OptionalChoiceField) and isinstance(players, forms.ChoiceField)
-        chosen.default = game
+        chosen.default = chosen.initial = game
         counts = [n for n in find_game(game).players if n >= 2]
         players.choices = _player_counts(counts[0], counts[-1])
 

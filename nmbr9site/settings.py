@@ -33,6 +33,11 @@ SITE_URL = env_url(
     "SITE_URL", "http://localhost:8000" if DEBUG else "", schemes=("http", "https")
 ).rstrip("/")
 
+#: The games the site hosts, in the order it lists them (the first is the default): each a
+#: package holding the game's rules, web adapter, templates, static files and translations
+#: (``games.registry``). Each is an installed app.
+GAME_PACKAGES = ["games.web.nmbr9", "games.web.nmbrs"]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -43,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "games",
+    *GAME_PACKAGES,
 ]
 
 MIDDLEWARE = [
@@ -87,6 +93,7 @@ TEMPLATES = [
                 "games.context_processors.unread",
                 "games.context_processors.moves",
                 "games.context_processors.guest",
+                "games.context_processors.game_assets",
             ],
         },
     },

@@ -146,7 +146,7 @@ def test_the_profile_reads_the_figures_kept_as_games_end(client, transactional_d
     solo = [start_solo_and_finish(alice, seed=seed) for seed in (12, 13, 12)]
     best = max(s.score for s in solo)
     first_best = next(s for s in solo if s.score == best)  # in the order they were played
-    stats = refresh_player_stats(alice.pk)
+    (stats,) = refresh_player_stats(alice.pk)  # the one game played: NMBR 9
     seat = Seat.objects.get(match=match, player=alice)
     assert (stats.match_games, stats.match_wins, stats.match_average) == (
         1,
@@ -226,10 +226,10 @@ def test_the_player_search_reads_its_pattern_index(alice):
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
 def test_a_rating_list_reads_its_index_highest_first(alice):
-    from games.registry import DEFAULT_GAME
+    from games.registry import default_game
     from games.services.features import boards
 
-    board = boards.find("", DEFAULT_GAME, "match")
+    board = boards.find("", default_game(), "match")
     query = first_query(lambda: boards.rows(board))
     assert "rating_board" in explained(*query, "rating_board")
 
@@ -238,24 +238,24 @@ def test_the_solo_board_reads_the_best_scores_kept_as_games_end(client, alice, b
     from django.urls import reverse
 
     from games.models import SoloBest
-    from games.registry import PUZZLE_GAME
+    from games.registry import puzzle_game
     from games.services.features import boards
     from tests.test_puzzle_ratings import start_solo_and_finish
 
     first = start_solo_and_finish(alice, seed=12)
     again = start_solo_and_finish(alice, seed=12)  # the same score later: the first stands
     other = start_solo_and_finish(bob, seed=13)
-    kept = {b.player_id: (b.score, b.match_id) for b in SoloBest.objects.filter(game=PUZZLE_GAME)}
+    kept = {b.player_id: (b.score, b.match_id) for b in SoloBest.objects.filter(game=puzzle_game())}
     assert again.score == first.score
     assert kept == {alice.pk: (first.score, first.match_id), bob.pk: (other.score, other.match_id)}
-    board = boards.find(boards.SOLO, PUZZLE_GAME, "")
+    board = boards.find(boards.SOLO, puzzle_game(), "")
     shown = [(row.player.username, row.value, row.match_id) for row in boards.rows(board)]
     expected = sorted(
         [("alice", str(first.score), first.match_id), ("bob", str(other.score), other.match_id)],
         key=lambda row: (-int(row[1]), row[0] != "alice"),
     )
     assert shown == expected
-    page = client.get(reverse("leaderboard"), {"board": "solo", "game": PUZZLE_GAME}).text
+    page = client.get(reverse("leaderboard"), {"board": "solo", "game": puzzle_game()}).text
     assert reverse("replay", args=[first.match_id]) in page
 
 

@@ -5,6 +5,7 @@ import re
 import shutil
 from datetime import UTC
 from html.parser import HTMLParser
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -15,19 +16,30 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games.infra.notifications import send_due
+from games.management.commands.compile_translations import catalogues
 from games.models import Profile
 from tests.test_match_services import make_match, seat_of
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
+#: Every German catalogue: the site's, and each game package's own.
+CATALOGUES = [po for po in catalogues() if po.parent.parent.name == "de"]
 #: The tests that read the catalogue, or rewrite it with makemessages, in one process of a
 #: parallel run, with the others that read or write the working tree's files
 #: (tests/test_run_script.py, tests/test_release.py): none sees another's half-written file.
 WORKING_TREE = pytest.mark.xdist_group("working_tree")
 
 
+def test_each_game_package_has_a_catalogue_of_its_own():
+    assert CATALOGUE in CATALOGUES
+    for package in settings.GAME_PACKAGES:
+        folder = Path(import_module(package).__file__).parent
+        assert folder / "locale" / "de" / "LC_MESSAGES" / "django.po" in CATALOGUES, package
+
+
 @WORKING_TREE
-def test_every_message_of_the_german_catalogue_is_translated_and_none_is_fuzzy():
-    catalogue = read_po(CATALOGUE.open("rb"), locale="de")
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: str(p.relative_to(settings.BASE_DIR)))
+def test_every_message_of_a_german_catalogue_is_translated_and_none_is_fuzzy(path):
+    catalogue = read_po(path.open("rb"), locale="de")
     messages = [m for m in catalogue if m.id]
     assert len(messages) > 100
     untranslated = [
@@ -45,7 +57,7 @@ def test_every_message_the_site_writes_is_in_the_german_catalogue():
         if os.environ.get("CI"):
             pytest.fail("GNU gettext is not installed (apt-get install gettext).")
         pytest.skip("GNU gettext is not installed (apt-get install gettext).")
-    kept = CATALOGUE.read_bytes()
+    kept = {path: path.read_bytes() for path in CATALOGUES}
     try:
         call_command(
             "makemessages",
@@ -55,26 +67,31 @@ def test_every_message_the_site_writes_is_in_the_german_catalogue():
             no_location=True,
             verbosity=0,
         )
-        found = read_po(CATALOGUE.open("rb"), locale="de")
+        found = {path: read_po(path.open("rb"), locale="de") for path in CATALOGUES}
     finally:
-        CATALOGUE.write_bytes(kept)
-    catalogue = read_po(CATALOGUE.open("rb"), locale="de")
+        for path, text in kept.items():
+            path.write_bytes(text)
+    missing, stale = [], []
+    for path in CATALOGUES:
+        catalogue = read_po(path.open("rb"), locale="de")
+        missing += [(path.name, i) for i in ids(found[path]) - ids(catalogue)]
+        stale += [(path.name, i) for i in ids(catalogue) - ids(found[path])]
+    assert sorted(missing, key=str) == [] and sorted(stale, key=str) == []
 
-    def ids(messages) -> set:
-        return {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in messages if m.id}
 
-    assert sorted(ids(found) - ids(catalogue), key=str) == []
-    assert sorted(ids(catalogue) - ids(found), key=str) == []
+def ids(messages) -> set:
+    return {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in messages if m.id}
 
 
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|<[^>]+>")
 
 
 @WORKING_TREE
-def test_every_german_message_keeps_the_placeholders_and_markup_of_its_english():
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: str(p.relative_to(settings.BASE_DIR)))
+def test_every_german_message_keeps_the_placeholders_and_markup_of_its_english(path):
     """A translation taken from a similar message (a guess) shows in its placeholders."""
     wrong = []
-    for m in read_po(CATALOGUE.open("rb"), locale="de"):
+    for m in read_po(path.open("rb"), locale="de"):
         ids = m.id if isinstance(m.id, tuple) else (m.id,)
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
         wanted = set(PLACEHOLDER.findall(ids[-1]))
@@ -86,8 +103,9 @@ def test_every_german_message_keeps_the_placeholders_and_markup_of_its_english()
     assert wrong == []
 
 
-def test_the_compiled_catalogue_is_the_one_in_use():
-    assert CATALOGUE.with_suffix(".mo").exists(), "./run compiles locale/ with Babel"
+def test_the_compiled_catalogues_are_the_ones_in_use():
+    for path in CATALOGUES:
+        assert path.with_suffix(".mo").exists(), "./run compiles every catalogue with Babel"
 
 
 def test_the_browser_language_is_used_when_nothing_is_saved(client, db):

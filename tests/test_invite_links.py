@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import InviteLink, Match, Profile, Seat
-from games.registry import PUZZLE_GAME
+from games.registry import puzzle_game
 from games.services import MoveRefused
 from games.services.features import blocks, guests, links, puzzles
 from games.services.match import lobby
@@ -210,7 +210,7 @@ def test_a_challenge_by_link_follows_the_challenge_rules(client, alice, bob, car
     assert client.post(link).status_code == 400
     client.force_login(bob)
     assert client.post(link).status_code == 302
-    assert match.seats.filter(player=bob).exists() and match.game == PUZZLE_GAME
+    assert match.seats.filter(player=bob).exists() and match.game == puzzle_game()
 
 
 def test_the_invitation_in_german(client, alice, bob):

@@ -9,7 +9,7 @@ from games.models import Match, Move, Rating, Seat
 from games.nmbr9 import Game, Turn
 from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import puzzle as puzzle_deal
-from games.registry import puzzle_rules
+from games.registry import puzzle_game, puzzle_rules
 
 BEFORE = [("games", "0005_notifications_mail_and_leases")]
 
@@ -173,7 +173,7 @@ def test_old_matches_replay_exactly_and_go_on(old_apps):
 
     rating = Rating.objects.get(player__username="alice")
     assert (rating.game, rating.pool, rating.value, rating.games) == ("nmbr9", "match", 1612.5, 3)
-    assert puzzle_rules().puzzle_start(77) == attempt.puzzle.start
+    assert puzzle_rules(puzzle_game()).puzzle_start(77) == attempt.puzzle.start
 
 
 def test_move_notifications_are_cut_to_the_one_owed_per_player_and_match(apps_with_read_moves):

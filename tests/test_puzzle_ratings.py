@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import ratings, services
 from games.infra.sweep import unweighed_attempts
 from games.models import Match, Puzzle, Rating, RatingChange, Seat
-from games.registry import PUZZLE_GAME
+from games.registry import puzzle_game
 from games.services.features import puzzles
 from games.services.match.finish import count_for_the_day
 from games.tasks import sweep
@@ -52,7 +52,7 @@ def counted_on_its_day(player, puzzle: Puzzle, score: int) -> bool:
 
 
 def solving(player) -> Rating:
-    return Rating.objects.get(player=player, game=PUZZLE_GAME, pool=Rating.Pool.SOLVING)
+    return Rating.objects.get(player=player, game=puzzle_game(), pool=Rating.Pool.SOLVING)
 
 
 def test_a_first_attempt_moves_the_player_and_the_puzzle_by_the_score_against_par(alice):
@@ -182,11 +182,11 @@ def test_the_profile_offer_and_lists_show_puzzle_ratings(client, alice, bob):
     assert "Rating 1500?</span>" in page  # the other one is new: provisional
 
     Rating.objects.create(
-        player=bob, game=PUZZLE_GAME, pool=Rating.Pool.SOLVING, value=1688, games=25
+        player=bob, game=puzzle_game(), pool=Rating.Pool.SOLVING, value=1688, games=25
     )
     profile = client.get(reverse("profile", args=["bob"])).text
     assert 'data-stat="solving">1688<' in profile
-    board = client.get(reverse("leaderboard"), {"game": PUZZLE_GAME, "pool": "solving"}).text
+    board = client.get(reverse("leaderboard"), {"game": puzzle_game(), "pool": "solving"}).text
     assert "bob" in board and "1688" in board
     assert "it takes 20 rated games and you have played 0" in board
 
@@ -206,12 +206,12 @@ def test_the_leaderboards_of_streaks_and_best_solo_scores(client, alice, bob, ca
 
     best = start_solo_and_finish(bob)
     start_solo_and_finish(carol)
-    page = client.get(reverse("leaderboard"), {"board": "solo", "game": PUZZLE_GAME}).text
+    page = client.get(reverse("leaderboard"), {"board": "solo", "game": puzzle_game()}).text
     assert ">bob<" in page and ">carol<" in page
     assert reverse("replay", args=[best.match_id]) in page
     assert "data-absent" not in page  # carol is on it
     client.force_login(alice)
-    page = client.get(reverse("leaderboard"), {"board": "solo", "game": PUZZLE_GAME}).text
+    page = client.get(reverse("leaderboard"), {"board": "solo", "game": puzzle_game()}).text
     assert "you have not finished a solo game yet" in page
     profile = client.get(reverse("profile", args=["bob"])).text
     assert f'href="{reverse("replay", args=[best.match_id])}" data-best-replay' in profile

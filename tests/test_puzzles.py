@@ -18,7 +18,7 @@ from games.nmbr9 import Placement, deal
 from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import best_par
 from games.nmbr9.puzzle import puzzle as puzzle_deal
-from games.registry import puzzle_rules
+from games.registry import puzzle_game, puzzle_rules
 from games.services import MoveRefused
 from games.services.features import puzzles
 from games.tasks import publish_daily
@@ -71,7 +71,7 @@ def test_recompute_par_searches_every_puzzle_again_with_a_progress_bar():
 
 def par_line_score(puzzle: Puzzle) -> int:
     """The score of the puzzle's par line replayed from its start by the rules."""
-    rules = puzzle_rules()
+    rules = puzzle_rules(puzzle_game())
     state = rules.setup(1, puzzle.seed, rules.options(rules.puzzle_options))
     for text in puzzle.par_line:
         state = rules.apply(state, 0, rules.parse_move(text))

@@ -26,6 +26,9 @@ print("BASE_DIR", settings.BASE_DIR)
 response = Client(HTTP_HOST="localhost").get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="de")
 print("STATUS", response.status_code)
 print(response.text)
+home = Client(HTTP_HOST="localhost").get("/", HTTP_ACCEPT_LANGUAGE="de")
+print("HOME", home.status_code)
+print(home.text)
 """
 
 
@@ -72,6 +75,8 @@ def test_the_release_step_compiles_the_translations_on_a_fresh_copy(clone, tmp_p
     )
     assert release.returncode == 0, release.stderr
     assert (clone / "locale/de/LC_MESSAGES/django.mo").is_file()
+    for package in ("games/web/nmbr9", "games/web/nmbrs"):  # each game's own German
+        assert (clone / package / "locale/de/LC_MESSAGES/django.mo").is_file()
 
     served = subprocess.run(
         [sys.executable, "-c", ASK_IN_GERMAN], cwd=clone, env=env, capture_output=True, text=True
@@ -81,3 +86,5 @@ def test_the_release_step_compiles_the_translations_on_a_fresh_copy(clone, tmp_p
     assert "STATUS 200" in served.stdout
     assert "Konto erstellen" in served.stdout  # "Create an account": the site's own German
     assert "Create an account" not in served.stdout
+    assert "HOME 200" in served.stdout
+    assert "Staple die Zahlen" in served.stdout  # a game package's German: NMBR 9's line

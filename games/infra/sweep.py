@@ -8,10 +8,10 @@ so work sent twice is done once.
 
 from datetime import datetime, timedelta
 
-from django.db.models import F, Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.models import Match, Puzzle, Seat
+from games.models import Match, PlayerStats, Puzzle, Seat
 
 #: A par computation asked for this long ago without a result is asked for again.
 PAR_LEASE = timedelta(minutes=10)
@@ -86,7 +86,7 @@ def unweighed_attempts(limit: int = 1000) -> list[int]:
 
 def stale_stats(limit: int = 1000, now: datetime | None = None) -> list[int]:
     """Players with a solo game or a match finished in the last ``STATS_WINDOW`` after their
-    profile figures were computed."""
+    profile figures in its game were computed."""
     since = (now or timezone.now()) - STATS_WINDOW
     return list(
         Seat.objects.filter(
@@ -94,7 +94,15 @@ def stale_stats(limit: int = 1000, now: datetime | None = None) -> list[int]:
             match__status=Match.Status.FINISHED,
             match__finished__gte=since,
         )
-        .filter(Q(player__stats__isnull=True) | Q(match__finished__gt=F("player__stats__updated")))
+        .exclude(
+            Exists(
+                PlayerStats.objects.filter(
+                    player=OuterRef("player"),
+                    game=OuterRef("match__game"),
+                    updated__gte=OuterRef("match__finished"),
+                )
+            )
+        )
         .order_by()
         .values_list("player_id", flat=True)
         .distinct()[:limit]

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import ratings
-from games.registry import DEFAULT_GAME
+from games.registry import default_game, puzzle_game
 
 
 class Match(models.Model):
@@ -24,7 +24,7 @@ class Match(models.Model):
         CANCELLED = "cancelled", _("Cancelled")
 
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SOLO)
-    game = models.CharField(max_length=16, default=DEFAULT_GAME, help_text="The game's slug.")
+    game = models.CharField(max_length=16, default=default_game, help_text="The game's slug.")
     options = models.JSONField(default=dict, blank=True, help_text="The game's options.")
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True
@@ -116,8 +116,12 @@ class Match(models.Model):
 
 
 class Puzzle(models.Model):
-    """A fixed deal of the puzzle game (``games.registry.PUZZLE_GAME``), from ``seed``."""
+    """A fixed deal of a game that offers puzzles (``games.registry.puzzle_games``), from
+    ``seed``."""
 
+    game = models.CharField(
+        max_length=16, default=puzzle_game, help_text="The game's slug (the site's puzzle game)."
+    )
     seed = models.BigIntegerField(unique=True)
     start = models.CharField(max_length=16, help_text="What lies on the display at the start.")
     par = models.IntegerField(null=True, blank=True)

@@ -7,16 +7,17 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models.matches import Match
-from games.registry import DEFAULT_GAME
+from games.registry import default_game
 
 
 class PlayerStats(models.Model):
-    """Figures shown on a profile, recomputed by a Celery task when a game ends (a profile
-    reads them, not every game the player ever finished)."""
+    """A player's figures in one game, shown on their profile, recomputed by a Celery task
+    when a game ends (a profile reads them, not every game the player ever finished)."""
 
-    player = models.OneToOneField(
+    player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stats"
     )
+    game = models.CharField(max_length=16)
     solo_games = models.PositiveIntegerField(default=0)
     solo_best = models.IntegerField(null=True, blank=True)
     solo_average = models.FloatField(null=True, blank=True)
@@ -31,9 +32,12 @@ class PlayerStats(models.Model):
 
     class Meta:
         verbose_name_plural = "player stats"
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="player_stats_per_game")
+        ]
 
     def __str__(self) -> str:
-        return f"stats of {self.player}"
+        return f"stats of {self.player} in {self.game}"
 
 
 class Profile(models.Model):
@@ -133,7 +137,7 @@ class Rating(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    game = models.CharField(max_length=16, default=DEFAULT_GAME)
+    game = models.CharField(max_length=16, default=default_game)
     pool = models.CharField(max_length=16, choices=Pool.choices, default=Pool.MATCH)
     value = models.FloatField(default=1500.0)
     games = models.PositiveIntegerField(default=0)
@@ -162,7 +166,7 @@ class RatingChange(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    game = models.CharField(max_length=16, default=DEFAULT_GAME)
+    game = models.CharField(max_length=16, default=default_game)
     pool = models.CharField(max_length=16, choices=Rating.Pool.choices)
     before = models.FloatField()
     after = models.FloatField()

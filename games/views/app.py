@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from games.views.common import game_names
+
 #: The site's colours (static/css/site.css): the page's paper behind the app while it
 #: starts, the header's ink for the window's title bar.
 PAPER = "#f6f3ee"
@@ -39,7 +41,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "id": home,
         "name": "nmbr9site",
         "short_name": "nmbr9site",
-        "description": _("Play NMBR 9 and nmbrs! online: solo, against bots and with friends."),
+        "description": _("Play %(games)s online: solo, against bots and with friends.")
+        % {"games": game_names()},
         "lang": get_language(),
         "dir": "rtl" if get_language_bidi() else "ltr",
         "start_url": home,

@@ -5,12 +5,14 @@ from django.core.paginator import InvalidPage, Page, Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from games import accounts, web
 from games.infra import limits
 from games.inputs import parse_int
 from games.models import Match, Puzzle
+from games.registry import GAMES
 from games.services import MoveRefused
 from games.services.match import bot_seats
 
@@ -77,7 +79,7 @@ def bot_name(strength: str) -> str:
 
 def shown_start(puzzle: Puzzle) -> dict[str, str]:
     """What the puzzle shows before play starts, as its game's adapter draws it."""
-    return web.puzzle_adapter().puzzle_start(puzzle)
+    return web.puzzle_adapter(puzzle.game).puzzle_start(puzzle)
 
 
 def guest_limit_page(request: HttpRequest, wait: int) -> HttpResponse:
@@ -93,3 +95,9 @@ def asked_page(request: HttpRequest, pages: Paginator, missing: str) -> tuple[Pa
         return pages.page(parse_int(request.GET.get("page", "1"), minimum=1)), ""
     except (ValueError, InvalidPage):
         return pages.page(1), missing
+
+
+def game_names() -> str:
+    """The names of the site's games in a sentence ("NMBR 9 and nmbrs!"), in the page's
+    language."""
+    return get_text_list([rules.name for rules in GAMES.values()], _("and"))

@@ -25,7 +25,7 @@ from games.http import SiteRequest
 from games.infra import presence
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
-from games.registry import DEFAULT_GAME, GAMES, find_game
+from games.registry import GAMES, default_game, find_game
 from games.services import MatchView, MoveRefused
 from games.services.features import chat_rooms, links, puzzles, watching
 from games.services.match import finish, versions, visibility
@@ -134,6 +134,7 @@ def new_solo(request: SiteRequest) -> HttpResponse:
         "error": error,
         "game": game,
         "game_name": rules.name,
+        "options_help": adapter.options_help,
         "games": [(slug, r.name) for slug, r in GAMES.items()],
         "solo": solo,
         "bots": choices,
@@ -149,7 +150,7 @@ def _game(request: SiteRequest) -> str:
     address names (``?game=``), else the default; 404 if there is no such game."""
     asked = request.POST.get("game") or request.GET.get("game")
     try:
-        return parse_choice(asked, GAMES, default=DEFAULT_GAME)
+        return parse_choice(asked, GAMES, default=default_game())
     except ValueError:
         raise Http404("No such game.") from None
 
@@ -164,12 +165,13 @@ def new_match(request: SiteRequest) -> HttpResponse:
     initial = {"invite": request.GET.get("invite", ""), "game": game}
     form = MatchForm(posted, initial=initial, game=game)
     options = adapter.options_form(posted)
+    context = {"form": form, "options": options, "options_help": adapter.options_help}
     error = ""
     if request.method == "POST" and form.is_valid() and options.is_valid():
         data = form.cleaned_data
         error = too_many_new_games(request)
         if error:
-            context = {"form": form, "options": options, "error": error}
+            context = {**context, "error": error}
             return render(request, "games/new_match.html", context, status=429)
         try:
             match = services.create_match(
@@ -188,7 +190,7 @@ def new_match(request: SiteRequest) -> HttpResponse:
         except MoveRefused as exc:
             error = str(exc)
     status = 400 if form.errors or options.errors or error else 200
-    context = {"form": form, "options": options, "error": error}
+    context = {**context, "error": error}
     return render(request, "games/new_match.html", context, status=status)
 
 
@@ -260,7 +262,7 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
                     accounts.is_guest(request) and mv.is_player and finish.on_its_day(match)
                 )
         if match.kind == Match.Kind.SOLO and seat_shown is not None:
-            best = services.personal_best(seat_shown.player)
+            best = services.personal_best(seat_shown.player, match.game)
             context["best"] = best
             context["new_best"] = best is not None and seat_shown.score >= best
         if match.rated:

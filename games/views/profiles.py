@@ -15,10 +15,17 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import ratings, services, web
 from games.http import AccountRequest, SiteRequest
 from games.models import Notification, PlayerStats, Rating, Seat
-from games.registry import DEFAULT_GAME, GAMES, PUZZLE_GAME, find_game
+from games.registry import GAMES, default_game, find_game, puzzle_game
 from games.services.features import boards, dashboard, puzzles, watching
 from games.services.match import bot_seats
-from games.views.common import asked_page, bot_choices, bot_name, open_seeks, shown_start
+from games.views.common import (
+    asked_page,
+    bot_choices,
+    bot_name,
+    game_names,
+    open_seeks,
+    shown_start,
+)
 from games.views.social import profile_context
 from games.web.charts import rating_charts
 
@@ -28,7 +35,7 @@ def home(request: SiteRequest) -> HttpResponse:
     """A visitor's front page: both games, ready to play at once, and the daily puzzle; a
     player's dashboard: their matches (their move first), invitations, the daily puzzle,
     ratings, open seats and last results."""
-    context: dict = {"games": _game_cards()}
+    context: dict = {"games": _game_cards(), "game_names": game_names()}
     if not request.user.is_authenticated:
         daily, players = dashboard.front_page()
         context.update(daily=daily, daily_players=players, start=daily and shown_start(daily))
@@ -45,12 +52,13 @@ def home(request: SiteRequest) -> HttpResponse:
 
 def _game_cards() -> list[dict]:
     """Each game as the home page offers it: a picture, a line, and how to start it."""
-    return _game_cards_in(translation.get_language())
+    return _game_cards_in(translation.get_language(), tuple(GAMES))
 
 
 @lru_cache(maxsize=8)
-def _game_cards_in(language: str) -> list[dict]:
-    """``_game_cards`` in ``language`` (the active one): made once per language."""
+def _game_cards_in(language: str, games: tuple[str, ...]) -> list[dict]:
+    """``_game_cards`` in ``language`` (the active one): made once per language and list of
+    games."""
     offered = []
     for slug, rules in GAMES.items():
         adapter = web.adapter_for(slug)
@@ -95,16 +103,12 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username)
     # The figures kept by the task that follows each finished game; counted here only until
     # it first ran.
-    stats = PlayerStats.objects.filter(player=player).first() or services.figures_of(player.pk)
+    stats = {s.game: s for s in PlayerStats.objects.filter(player=player)} or {
+        s.game: s for s in services.figures_of(player.pk)
+    }
     held = {(r.game, r.pool): r for r in Rating.objects.filter(player=player)}
-    rating = held.get((DEFAULT_GAME, Rating.Pool.MATCH))
-    puzzle_rating = held.get((PUZZLE_GAME, Rating.Pool.PUZZLE))
-    solving = held.get((PUZZLE_GAME, Rating.Pool.SOLVING))
-    others = [
-        (find_game(game).name, r, ratings.is_provisional(r.games))
-        for (game, pool), r in sorted(held.items())
-        if r not in (rating, puzzle_rating, solving)
-    ]
+    puzzle_rating = held.pop((puzzle_game(), Rating.Pool.PUZZLE), None)
+    solving = held.pop((puzzle_game(), Rating.Pool.SOLVING), None)
     recent = (
         Seat.objects.filter(player=player, finished__isnull=False)
         .select_related("match")
@@ -122,17 +126,13 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     strength = bot_seats.strength_of(player)
     context = {
         "player": player,
-        "stats": stats,
-        "rating": rating,
-        "provisional": rating is not None and ratings.is_provisional(rating.games),
+        "figures": _figures(player, stats, held),
         "puzzle_rating": puzzle_rating,
         "puzzle_provisional": puzzle_rating is not None
         and ratings.is_provisional(puzzle_rating.games),
         "solving": solving,
         "solving_provisional": solving is None or ratings.is_provisional(solving.games),
-        "other_ratings": others,
         "streak": puzzles.streak(player),
-        "charts": _rating_charts(player, held),
         "recent": recent,
         "current": current,
         "playing_in": playing_in,
@@ -143,14 +143,37 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     return render(request, "games/profile.html", context)
 
 
-def _rating_charts(player, held: dict) -> list[tuple[str, str]]:
-    """A chart of the player's match rating in each game they have one in (the default
-    game's always, first), with the game's name."""
-    shown = [DEFAULT_GAME] + sorted(
-        game for game, pool in held if pool == Rating.Pool.MATCH and game != DEFAULT_GAME
-    )
-    drawn = rating_charts(player, shown, Rating.Pool.MATCH)
-    return [(find_game(game).name, chart) for game, chart in zip(shown, drawn, strict=True)]
+def _figures(player, stats: dict[str, PlayerStats], held: dict) -> list[dict]:
+    """The player's figures in each game: the default game's always, then every other game
+    they finished a game of or hold a rating in, in the site's order. Each with the game's
+    match rating and its chart, the game's other ratings (as against bots), the kept
+    figures (None: none yet)."""
+    shown = [
+        slug
+        for index, slug in enumerate(GAMES)
+        if index == 0 or slug in stats or any(game == slug for game, _pool in held)
+    ]
+    charts = rating_charts(player, shown, Rating.Pool.MATCH)
+    figures = []
+    for slug, chart in zip(shown, charts, strict=True):
+        rating = held.get((slug, Rating.Pool.MATCH))
+        others = [
+            (r, ratings.is_provisional(r.games))
+            for (game, pool), r in sorted(held.items())
+            if game == slug and pool != Rating.Pool.MATCH
+        ]
+        figures.append(
+            {
+                "slug": slug,
+                "name": find_game(slug).name,
+                "stats": stats.get(slug),
+                "rating": rating,
+                "provisional": rating is not None and ratings.is_provisional(rating.games),
+                "others": others,
+                "chart": chart,
+            }
+        )
+    return figures
 
 
 @require_GET
@@ -159,7 +182,7 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     (``?board=streaks``) or a game's best solo scores (``?board=solo&game=``)."""
     board = boards.find(
         request.GET.get("board", ""),
-        request.GET.get("game", DEFAULT_GAME),
+        request.GET.get("game", default_game()),
         request.GET.get("pool", Rating.Pool.MATCH),
     )
     if board is None:

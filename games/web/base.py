@@ -9,7 +9,7 @@ adapter for every game of the rules' registry; the contract test checks each aga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -128,6 +128,18 @@ class WebAdapter(Protocol):
     help_template: str
     #: The game in one line, for the home page.
     tagline: Any
+    #: The words of the link to the help page beside the game's options (new games' pages).
+    options_help: Any
+
+    @property
+    def stylesheets(self) -> Sequence[str]:
+        """The game's own stylesheets (static paths, in its package's static folder), which
+        every page links after the site's."""
+
+    @property
+    def scripts(self) -> Sequence[str]:
+        """The game's own scripts (static paths), which every page loads after the site's
+        (``window.site`` in static/js/site.js offers what they share)."""
 
     @property
     def options_form(self) -> type[forms.Form]:
@@ -187,7 +199,7 @@ class WebAdapter(Protocol):
 
 @runtime_checkable
 class PuzzleWebAdapter(WebAdapter, Protocol):
-    """The web adapter of the game whose deals are the site's puzzles (``PUZZLE_GAME``): its
+    """The web adapter of a game that offers puzzles (``games.registry.puzzle_games``): its
     ``replay`` also takes ``par_line``, the moves that reach the puzzle's par."""
 
     def replay(

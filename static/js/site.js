@@ -1,6 +1,7 @@
-// Keyboard and pointer controls for the tile being placed, the arrow keys of a replay, and
-// quick clicks on the cards of an nmbrs! hand.
+// Keys for a game's controls (data-key: the tile being placed, the rounds of a replay), the
+// replay's autoplay, deadlines, local times, forms' conditions, the service worker.
 // Every control is also a plain link or form, so the game is playable without this file.
+// A game's own script (static/<game>/<game>.js) uses what ``window.site`` offers.
 "use strict";
 
 document.documentElement.classList.add("js");
@@ -91,48 +92,18 @@ document.addEventListener("keydown", (event) => {
   busy = press(keyed(name));
 });
 
-// A card of an nmbrs! hand is clicked the same way: its link holds the selection of the page
-// it came with, so a click while the previous one's answer is on its way waits for it, then
-// clicks the same card in the hand that answer brought, toggling it in the selection as it
-// is now. A click with a modifier key goes its usual way.
-document.addEventListener(
-  "click",
-  (event) => {
-    const card = event.target.closest("a[data-pick]");
-    if (!card || pressing || !window.htmx || !controls()?.contains(card)) return;
-    if (event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
-      return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    const selector = `a[data-pick="${card.dataset.pick}"]`;
+// What the games' own scripts use: the area of the controls, and a press of the control a
+// selector finds there that waits, as keys do, for the previous press's answer.
+window.site = {
+  controls,
+  pressQueued(selector) {
     if (busy) waiting.push(selector);
     else busy = press(selector);
   },
-  true,
-);
-
-document.addEventListener("click", (event) => {
-  const svg = event.target.closest("svg[data-board='play']");
-  const play = document.getElementById("turn");
-  if (!svg || !play || !play.dataset.preview || !window.htmx) return;
-  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(
-    svg.getScreenCTM().inverse(),
-  );
-  const w = Number(play.dataset.w);
-  const h = Number(play.dataset.h);
-  const x = Math.floor(point.x) - Math.floor((w - 1) / 2);
-  const y = Math.floor(point.y) - Math.floor((h - 1) / 2);
-  const url = new URL(play.dataset.preview, window.location.href);
-  url.searchParams.set("x", x);
-  url.searchParams.set("y", y);
-  url.searchParams.set("rotation", play.dataset.rotation);
-  window.htmx.ajax("GET", url.pathname + url.search, {
-    source: play,
-    target: "#turn",
-    swap: "outerHTML",
-  });
-});
+  get pressing() {
+    return pressing;
+  },
+};
 
 // A replay plays itself: the autoplay button steps forward every AUTOPLAY_MS until the end
 // (from the start again if pressed at the end); pressed again, or Back, it pauses. Back and
@@ -248,61 +219,6 @@ function localTimes(root) {
 }
 localTimes(document);
 document.addEventListener("htmx:afterSettle", (event) => localTimes(event.target));
-
-// One level at a time: the player's own board shows the chosen level, the levels beneath it
-// faded and nothing above it, so what lies under the top tiles can be read. The choice is
-// kept for the tab and applied again to every board the page receives.
-let layer = sessionStorage.getItem("layer") ?? "";
-function showLayer() {
-  const wrap = document.querySelector(".board-wrap.own");
-  const chosen = layer === "" ? null : Number(layer);
-  if (wrap) {
-    wrap.classList.toggle("one-level", chosen !== null);
-    for (const el of wrap.querySelectorAll("[data-level]")) {
-      const level = Number(el.dataset.level);
-      el.classList.toggle("above", chosen !== null && level > chosen);
-      el.classList.toggle("below", chosen !== null && level < chosen);
-    }
-  }
-  for (const group of document.querySelectorAll("[data-layers]")) group.hidden = false;
-  for (const button of document.querySelectorAll("button[data-layer]")) {
-    button.setAttribute("aria-pressed", String(button.dataset.layer === layer));
-  }
-}
-document.addEventListener("click", (event) => {
-  const button = event.target.closest("button[data-layer]");
-  if (!button) return;
-  layer = button.dataset.layer;
-  sessionStorage.setItem("layer", layer);
-  showLayer();
-});
-showLayer();
-document.addEventListener("htmx:afterSettle", showLayer);
-
-// Where the own board scrolls in its frame (narrow screens), it keeps its place from one
-// answer to the next, and the tile being placed stays in sight.
-let scrolled = null;
-document.addEventListener("htmx:beforeSwap", () => {
-  const wrap = document.querySelector(".board-wrap.own");
-  scrolled = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
-});
-function showGhost() {
-  const wrap = document.querySelector(".board-wrap.own");
-  if (wrap && scrolled) [wrap.scrollLeft, wrap.scrollTop] = scrolled;
-  scrolled = null;
-  const ghost = wrap?.querySelector(".ghost");
-  if (!ghost || wrap.scrollWidth <= wrap.clientWidth + 1) return;
-  const box = ghost.getBoundingClientRect();
-  const frame = wrap.getBoundingClientRect();
-  if (box.left < frame.left || box.right > frame.right) {
-    wrap.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
-  }
-  if (box.top < frame.top || box.bottom > frame.bottom) {
-    wrap.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
-  }
-}
-showGhost();
-document.addEventListener("htmx:afterSettle", showGhost);
 
 // Forms offer only what goes with the choices made: a control with data-enabled-when
 // ({"field": ["value", ...]}) is enabled while every field named has one of those values,

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Match, Move
 from games.nmbrs.rules import RULES
-from games.web.nmbrs import NmbrsWeb
+from games.web.nmbrs.adapter import NmbrsWeb
 from tests.browser.test_match import log_in
 from tests.browser.test_phone import PHONE
 from tests.browser.test_solo import answered

@@ -1,12 +1,14 @@
 """Every registered game against the game contract (games/contract.py), by seeded playouts.
 
-``CASES`` lists, per game, player counts with option sets; every case plays several seeds
-to the end with random and fallback moves, and checks at every step what the contract
+``CASES`` lists, per game, player counts with option sets (each game package's examples,
+the tests' own games among them); every case plays several seeds to the end with random and
+fallback moves, and checks at every step what the contract
 promises: refused moves change nothing, texts round-trip, replays are identical, views hold
 no secret, and the outcome appears exactly at the end.
 """
 
 import copy
+import importlib
 import json
 import random
 
@@ -24,36 +26,17 @@ from games.contract import (
 )
 from games.models import Seat
 from games.registry import GAMES, find_game
+from tests.contract.conftest import PACKAGES
 
-#: (players, options) per game; each game's own issue adds its cases.
+
+def examples(package: str):
+    """The examples of a game package (its module ``examples``: ``CASES``, ``posted_forms``)."""
+    return importlib.import_module(f"{package}.examples")
+
+
+#: (players, options) per game, from each game package's examples.
 CASES: dict[str, list[tuple[int, dict]]] = {
-    "nmbrs": [
-        (2, {}),
-        (3, {"advanced": True}),
-        (5, {"simplified": True, "target": 30}),
-        (8, {}),
-        (2, {"advanced": True, "simplified": True, "target": 40}),
-        (8, {"target": 60}),
-    ],
-    "nmbr9": [
-        (1, {}),
-        (2, {"pace": "free"}),
-        (3, {"pace": "rounds"}),
-        (4, {"pace": "free", "removed": 2}),
-        (5, {"pace": "rounds", "removed": "random"}),
-        (6, {"pace": "free"}),
-        (2, {"start_tiles": True}),
-        (3, {"pace": "free", "fillers": True}),
-        (2, {"specials": ["move", "black", "one", "bridge", "loose", "reserve"]}),
-        (2, {"pace": "free", "specials": "random2"}),
-        (3, {"start_tiles": True, "fillers": True, "specials": "random2"}),
-        (2, {"variant": "two_of_three"}),
-        (3, {"pace": "free", "variant": "two_of_three", "fillers": True, "specials": "random2"}),
-        (2, {"variant": "level_to_level"}),
-        (4, {"variant": "level_to_level", "fillers": True, "specials": ["reserve", "one"]}),
-        (1, {"pace": "free", "puzzle": True}),
-        (3, {"pace": "free", "puzzle": True}),
-    ],
+    importlib.import_module(package).RULES.slug: examples(package).CASES for package in PACKAGES
 }
 
 SEEDS = range(3)
@@ -213,7 +196,7 @@ class _Called:
         return (print, ("called",))
 
 
-@pytest.mark.parametrize("slug", sorted(GAMES))
+@pytest.mark.parametrize("slug", sorted(CASES))
 def test_restore_refuses_anything_but_a_kept_state(slug, capsys):
     """Damaged bytes, another game's state and a pickle that would call a function are all
     refused with a ValueError, and nothing is called."""
@@ -255,7 +238,11 @@ def test_find_game_refuses_an_unknown_slug():
         find_game("chess")
 
 
-PUZZLE_GAMES = [slug for slug, rules in GAMES.items() if isinstance(rules, PuzzleRules)]
+RULES = {
+    importlib.import_module(package).RULES.slug: importlib.import_module(package).RULES
+    for package in PACKAGES
+}
+PUZZLE_GAMES = [slug for slug, rules in RULES.items() if isinstance(rules, PuzzleRules)]
 
 
 def test_the_site_has_a_puzzle_game():
@@ -285,7 +272,7 @@ def test_a_game_on_a_puzzle_is_played_alone_to_its_length(slug):
         assert rules.outcome(solved) is not None and rules.score(solved, 0) == score
 
 
-COMMIT_GAMES = [slug for slug, rules in GAMES.items() if isinstance(rules, CommitRules)]
+COMMIT_GAMES = [slug for slug, rules in RULES.items() if isinstance(rules, CommitRules)]
 
 
 @pytest.mark.parametrize("slug", COMMIT_GAMES)

@@ -5,6 +5,7 @@ real position reads back, through the adapter's one form reader, as the move's o
 which the rules parse and accept."""
 
 import copy
+import importlib
 import random
 import re
 from pathlib import Path
@@ -14,14 +15,14 @@ import pytest
 from django import forms
 from django.core import checks
 from django.http import QueryDict
+from django.test import override_settings
 
 from games import web
-from games.nmbr9.turn import Build, Fill, Move, Place, Reject, Reserve
-from games.registry import GAMES, PUZZLE_GAME, find_game
+from games.registry import GAMES, find_game, puzzle_games
 from games.web import registry
 from games.web.base import PuzzleWebAdapter, Tutorial, WebAdapter, members
-from games.web.nmbr9.compose import Compose
-from tests.contract.test_contract import CASES, cases
+from tests.contract.conftest import PACKAGES, SITE_GAMES
+from tests.contract.test_contract import CASES, cases, examples
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 #: How the views reach an adapter's members: ``adapter.x``, ``adapter_for(...).x``, and a
@@ -43,8 +44,10 @@ def test_every_registered_game_has_an_adapter_that_is_a_web_adapter():
         assert all(isinstance(name, str) for name in adapter.prefs)
         tutorial = adapter.tutorial
         assert tutorial is None or tutorial.slug == slug
-    assert isinstance(web.adapter_for(PUZZLE_GAME), PuzzleWebAdapter)
-    assert callable(web.adapter_for(PUZZLE_GAME).puzzle_start)
+    assert puzzle_games()
+    for slug in puzzle_games():
+        assert isinstance(web.adapter_for(slug), PuzzleWebAdapter)
+        assert callable(web.adapter_for(slug).puzzle_start)
 
 
 def test_the_protocol_lists_every_member_the_views_use():
@@ -65,11 +68,25 @@ def test_the_protocol_lists_every_member_the_views_use():
         assert adapter.tutorial is None or isinstance(adapter.tutorial, Tutorial)
 
 
-def test_a_game_without_an_adapter_fails_the_system_check(monkeypatch):
+def test_a_game_without_an_adapter_fails_the_system_check():
     assert not [m for m in checks.run_checks() if m.id == "games.E001"]
-    monkeypatch.delitem(web.ADAPTERS, "nmbrs")
-    errors = [m for m in checks.run_checks() if m.id == "games.E001"]
-    assert [e.msg for e in errors] == ["nmbrs: no web adapter"]
+    with override_settings(GAME_PACKAGES=[*SITE_GAMES, "tests.race21.bare"]):
+        errors = [m for m in checks.run_checks() if m.id == "games.E001"]
+    assert [e.msg for e in errors] == ["race21: no web adapter"]
+
+
+def test_a_game_package_must_be_an_installed_app_with_rules_of_its_own():
+    with override_settings(GAME_PACKAGES=SITE_GAMES):
+        assert not [m for m in checks.run_checks() if m.id == "games.E002"]
+    with override_settings(GAME_PACKAGES=[*SITE_GAMES, "tests.race21.bare"]):
+        errors = [m.msg for m in checks.run_checks() if m.id == "games.E002"]
+    assert errors == ["tests.race21.bare: a game package that is not in INSTALLED_APPS"]
+    with override_settings(GAME_PACKAGES=[*SITE_GAMES, "games.web.nmbr9"]):
+        errors = [m.msg for m in checks.run_checks() if m.id == "games.E002"]
+    assert errors == ["games.web.nmbr9: another package hosts 'nmbr9' already"]
+    with override_settings(GAME_PACKAGES=[*SITE_GAMES, "games.web"]):
+        errors = [m.msg for m in checks.run_checks() if m.id == "games.E002"]
+    assert errors[-1].startswith("games.web: no RULES")
 
 
 def test_an_adapter_without_a_member_is_no_web_adapter():
@@ -83,58 +100,16 @@ def test_an_adapter_without_a_member_is_no_web_adapter():
 # ----------------------------------------------------------------- posted forms
 
 
-def nmbr9_forms(turn, ply: int) -> list[dict[str, str]]:
-    """The forms a match page of NMBR 9 posts for ``turn``, each way the page offers: the
-    whole turn ("reject", "reserve"); the steps composed so far with the last one's piece
-    where the ghost is (``compose_fields`` and ``piece_fields.html``); the steps confirmed
-    without a piece ("Confirm the turn")."""
-    base = {"csrfmiddlewaretoken": "token", "ply": str(ply)}
-    steps = turn.steps
-    posted = []
-    if len(steps) == 1 and isinstance(steps[0], Reject | Reserve):
-        posted.append({**base, "turn": str(turn)})
-    *before, last = steps
-    so_far = type(turn)(tuple(before)) if before else None
-    main_done = any(isinstance(step, Place | Reserve | Reject) for step in before)
-    spot = None
-    if isinstance(last, Place):
-        compose = Compose(so_far, "", last.specials, last.marker)
-        spot, number = last.placement, last.placement.number
-    elif isinstance(last, Fill):
-        compose = Compose(so_far, last.placement.piece, marker=None)
-        spot, number = last.placement, None
-    elif isinstance(last, Build):
-        compose = Compose(so_far, "build")
-        spot, number = last.placement, last.placement.number
-    elif isinstance(last, Move):
-        compose = Compose(so_far, "move", source=last.source)
-        spot, number = last.target, None
-    if spot is not None:
-        number = number if number is not None or main_done else ""
-        posted.append(
-            {
-                **base,
-                **compose.query(),
-                "number": "" if number is None else str(number),
-                "x": str(spot.x),
-                "y": str(spot.y),
-                "rotation": str(spot.rotation),
-            }
-        )
-    if any(isinstance(step, Place | Reserve | Reject) for step in steps):
-        posted.append({**base, "steps": str(turn), "piece": "none"})
-    return posted
-
-
-def nmbrs_forms(move, ply: int) -> list[dict[str, str]]:
-    """The form a match page of nmbrs! posts for ``move`` (``move_button.html``)."""
-    return [{"csrfmiddlewaretoken": "token", "move": str(move), "ply": str(ply)}]
-
-
-FORMS = {"nmbr9": nmbr9_forms, "nmbrs": nmbrs_forms}
-#: Positions tried per option set, and seeds.
+#: The forms a match page posts for a move, per game, from each game package's examples.
+FORMS = {
+    importlib.import_module(package).RULES.slug: examples(package).posted_forms
+    for package in PACKAGES
+}
+#: Positions tried per option set at least, on at least this many seeds (more while a short
+#: game has not given that many positions yet, up to ``MOST_SEEDS``).
 POSITIONS = 40
 SEEDS = range(2)
+MOST_SEEDS = 20
 
 
 @pytest.mark.parametrize(("slug", "players", "options"), list(cases()))
@@ -142,7 +117,9 @@ def test_a_posted_form_reads_back_as_the_moves_notation(slug, players, options):
     rules, adapter = find_game(slug), web.adapter_for(slug)
     assert set(FORMS) == set(CASES) == set(GAMES)
     read = 0
-    for seed in SEEDS:
+    for seed in range(MOST_SEEDS):
+        if seed >= len(SEEDS) and read >= POSITIONS:
+            break
         rng = random.Random(f"web:{slug}:{players}:{seed}")
         opts = rules.options({**options, "players": players})
         state = rules.setup(players, seed, opts)

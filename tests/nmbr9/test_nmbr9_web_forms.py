@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.nmbr9 import Board, Placement
-from games.web.nmbr9 import Nmbr9Web
+from games.web.nmbr9.adapter import Nmbr9Web
 from games.web.nmbr9.compose import default_ghost
 from games.web.nmbr9.forms import TurnForm
 

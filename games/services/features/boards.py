@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 
 from games import ratings
 from games.models import Profile, Rating, SoloBest
-from games.registry import GAMES, PUZZLE_GAME
+from games.registry import GAMES, puzzle_game, puzzle_games
 from games.services.features.puzzles import today
 from games.services.match import bot_seats
 
@@ -65,11 +65,11 @@ def boards() -> list[Board]:
         for pool in Rating.Pool.values:
             if (
                 pool == Rating.Pool.MATCH
-                or (pool in (Rating.Pool.PUZZLE, Rating.Pool.SOLVING) and slug == PUZZLE_GAME)
+                or (pool in (Rating.Pool.PUZZLE, Rating.Pool.SOLVING) and slug in puzzle_games())
                 or (pool == Rating.Pool.BOTS and bot_seats.plays(slug))
             ):
                 found.append(Board("rating", slug, pool, f"{rules.name}: {pools[pool]}"))
-    found.append(Board(STREAKS, PUZZLE_GAME, "", _("Daily puzzle streaks")))
+    found.append(Board(STREAKS, puzzle_game(), "", _("Daily puzzle streaks")))
     for slug, rules in GAMES.items():
         if 1 in rules.players:  # a game with solo games
             label = _("%(game)s: best solo scores") % {"game": rules.name}

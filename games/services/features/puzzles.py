@@ -1,9 +1,10 @@
 """Puzzles, the daily puzzle and puzzle challenges: the service functions that change them.
 
-A puzzle is a deal of the puzzle game (``games.registry.puzzle_rules``) fixed by a seed; a
-game on it is played with the game's ``puzzle_options``. Playing a
-puzzle is a one-seat match of kind PUZZLE; a challenge is a match of kind CHALLENGE on a
-puzzle's deal.
+A puzzle is a deal of a game that offers puzzles (``games.registry.puzzle_rules``), fixed
+by a seed, and keeps its game; a game on it is played with the game's ``puzzle_options``.
+Playing a puzzle is a one-seat match of kind PUZZLE; a challenge is a match of kind CHALLENGE
+on a puzzle's deal. The site's puzzles (the stock, the daily puzzle, challenges) are deals of
+``puzzle_game()``, the first of the site's games that offers puzzles.
 """
 
 import random
@@ -25,7 +26,7 @@ from games.infra import queue
 from games.infra import sweep as due
 from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
 from games.models.matches import LEADERBOARD
-from games.registry import PUZZLE_GAME, puzzle_rules
+from games.registry import puzzle_game, puzzle_rules
 from games.services.match import lobby, unit, visibility
 from games.services.match.record import MoveRefused
 
@@ -43,14 +44,16 @@ def today() -> date:
 
 
 def create_puzzles(count: int, *, progress: Callable[[int], None] | None = None) -> list[Puzzle]:
-    """Make ``count`` new puzzles from fresh seeds; their par is computed by Celery, a few
-    puzzles at a time (``ask_for_par``)."""
+    """Make ``count`` new puzzles of ``puzzle_game()`` from fresh seeds; their par is computed
+    by Celery, a few puzzles at a time (``ask_for_par``)."""
+    game = puzzle_game()
+    rules = puzzle_rules(game)
     made: list[Puzzle] = []
     while len(made) < count:
         seed = secrets.randbelow(2**31)
         if Puzzle.objects.filter(seed=seed).exists():
             continue
-        made.append(Puzzle.objects.create(seed=seed, start=puzzle_rules().puzzle_start(seed)))
+        made.append(Puzzle.objects.create(game=game, seed=seed, start=rules.puzzle_start(seed)))
         if progress is not None:
             progress(len(made))
     ask_for_par()
@@ -97,7 +100,7 @@ def compute_par(puzzle_id: int, *, token: str | None = None) -> int | None:
             par_queued=timezone.now()
         ):
             return None
-    score, line = puzzle_rules().puzzle_par_line(puzzle.seed, settings.PUZZLE_PAR_EFFORT)
+    score, line = puzzle_rules(puzzle.game).puzzle_par_line(puzzle.seed, settings.PUZZLE_PAR_EFFORT)
     Puzzle.objects.filter(pk=puzzle_id, par=None).update(par=score, par_line=list(line))
     return score
 
@@ -129,11 +132,10 @@ def recompute_par(
     with the moves that reach it;
     ``progress(done, total)`` after each. Returns how many pars changed."""
     effort = settings.PUZZLE_PAR_EFFORT if effort is None else effort
-    rules = puzzle_rules()
-    ids = list(Puzzle.objects.order_by("pk").values_list("pk", "seed", "par"))
+    ids = list(Puzzle.objects.order_by("pk").values_list("pk", "game", "seed", "par"))
     changed = 0
-    for done, (pk, seed, old) in enumerate(ids, start=1):
-        score, line = rules.puzzle_par_line(seed, effort)
+    for done, (pk, game, seed, old) in enumerate(ids, start=1):
+        score, line = puzzle_rules(game).puzzle_par_line(seed, effort)
         Puzzle.objects.filter(pk=pk).update(par=score, par_line=list(line))
         changed += score != old
         if progress is not None:
@@ -162,9 +164,9 @@ def unused_puzzles():
     """The puzzles nobody has played, that are not dailies and that no unanswered offer holds:
     their order is known to nobody, so they may become a daily or be offered for a challenge."""
     offered = visibility.open_offers()
-    return Puzzle.objects.filter(daily_on=None, attempts=0, matches=None).exclude(
-        Q(pk__in=offered.values("first_id")) | Q(pk__in=offered.values("second_id"))
-    )
+    return Puzzle.objects.filter(
+        game=puzzle_game(), daily_on=None, attempts=0, matches=None
+    ).exclude(Q(pk__in=offered.values("first_id")) | Q(pk__in=offered.values("second_id")))
 
 
 def publish_daily(day: date | None = None) -> Puzzle:
@@ -350,12 +352,12 @@ def offer_challenge(
     the challenge gets an invitation link (``services.features.links``)."""
     lobby.check_match_settings(
         challenger,
-        game=PUZZLE_GAME,
+        game=puzzle_game(),
         players=players,
         time_control=time_control,
         invite=invite,
         open=open,
-        options=puzzle_rules().puzzle_options,
+        options=puzzle_rules(puzzle_game()).puzzle_options,
         link=link,
     )
     candidates = list(unused_puzzles().values_list("pk", flat=True))

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from games.contract import BotRules
 from games.models import Match, Profile, Seat
-from games.registry import DEFAULT_GAME, find_game
+from games.registry import default_game, find_game
 from games.services.match import bus
 from games.services.match.record import MoveRefused
 
@@ -47,9 +47,10 @@ def strengths(game: str) -> tuple[str, ...]:
     return tuple(rules.bot_strengths) if isinstance(rules, BotRules) else ()
 
 
-def account(strength: str, game: str = DEFAULT_GAME) -> User:
-    """The bot account of ``strength``, one of ``game``'s (made the first time it is asked
-    for)."""
+def account(strength: str, game: str = "") -> User:
+    """The bot account of ``strength``, one of ``game``'s (the default game's when none is
+    named; made the first time it is asked for)."""
+    game = game or default_game()
     if strength not in strengths(game):
         raise MoveRefused(_("There is no %(strength)s bot.") % {"strength": strength})
     user = User.objects.filter(username=name_of(strength)).first()

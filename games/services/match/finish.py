@@ -30,7 +30,7 @@ from games.models import (
     Seat,
     SoloBest,
 )
-from games.registry import find_game
+from games.registry import GAMES, find_game
 from games.services.match import bus
 
 
@@ -231,46 +231,69 @@ def rate_puzzle_attempt(match_id: int) -> bool:
     return True
 
 
-def _solo_games(player):
-    """A player's (or a player id's) finished solo games, by their seats."""
-    return Seat.objects.filter(
+def _solo_games(player, game: str | None = None):
+    """A player's (or a player id's) finished solo games (of ``game``), by their seats."""
+    seats = Seat.objects.filter(
         player=player, match__kind=Match.Kind.SOLO, match__status=Match.Status.FINISHED
     )
+    return seats if game is None else seats.filter(match__game=game)
 
 
-def personal_best(player) -> int | None:
-    return _solo_games(player).aggregate(best=Max("score"))["best"]
+def personal_best(player, game: str) -> int | None:
+    """A player's best score in their solo games of ``game``."""
+    return _solo_games(player, game).aggregate(best=Max("score"))["best"]
 
 
-def best_solo_game(player) -> int | None:
-    """The match of the player's best solo score (the first game that reached it)."""
+def best_solo_game(player, game: str) -> int | None:
+    """The match of the player's best solo score in ``game`` (the first that reached it)."""
     return (
-        _solo_games(player)
+        _solo_games(player, game)
         .order_by("-score", "match__finished", "match_id")
         .values_list("match_id", flat=True)
         .first()
     )
 
 
-def figures_of(player_id: int) -> PlayerStats:
-    """A player's profile figures counted from their finished games (not saved): solo
-    games, their best (and the game of it) and average; matches, wins and average score."""
-    solo = _solo_games(player_id).aggregate(
-        games=Count("id"), best=Max("score"), average=Avg("score")
+def figures_of(player_id: int) -> list[PlayerStats]:
+    """A player's profile figures in the default game and in each other game they finished
+    a solo game or a match of, counted from those games (not saved), in the site's order of
+    the games: solo games, their best (and the game of it) and average; matches, wins and
+    average score."""
+    played = set(
+        Seat.objects.filter(
+            player_id=player_id,
+            match__kind__in=[Match.Kind.SOLO, Match.Kind.MATCH],
+            match__status=Match.Status.FINISHED,
+        )
+        .order_by()
+        .values_list("match__game", flat=True)
+        .distinct()
     )
-    matches = Seat.objects.filter(
-        player_id=player_id, match__kind=Match.Kind.MATCH, match__status=Match.Status.FINISHED
-    ).aggregate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score"))
-    return PlayerStats(
-        player_id=player_id,
-        solo_games=solo["games"],
-        solo_best=solo["best"],
-        solo_average=solo["average"],
-        solo_best_match_id=best_solo_game(player_id),
-        match_games=matches["games"],
-        match_wins=matches["wins"],
-        match_average=matches["average"],
-    )
+    figures = []
+    for game in [slug for index, slug in enumerate(GAMES) if index == 0 or slug in played]:
+        solo = _solo_games(player_id, game).aggregate(
+            games=Count("id"), best=Max("score"), average=Avg("score")
+        )
+        matches = Seat.objects.filter(
+            player_id=player_id,
+            match__game=game,
+            match__kind=Match.Kind.MATCH,
+            match__status=Match.Status.FINISHED,
+        ).aggregate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), average=Avg("score"))
+        figures.append(
+            PlayerStats(
+                player_id=player_id,
+                game=game,
+                solo_games=solo["games"],
+                solo_best=solo["best"],
+                solo_average=solo["average"],
+                solo_best_match_id=best_solo_game(player_id, game),
+                match_games=matches["games"],
+                match_wins=matches["wins"],
+                match_average=matches["average"],
+            )
+        )
+    return figures
 
 
 #: What ``refresh_player_stats`` keeps of ``figures_of``.
@@ -285,13 +308,18 @@ FIGURES = (
 )
 
 
-def refresh_player_stats(player_id: int) -> PlayerStats:
-    """Recompute a player's profile figures from their finished games (safe to repeat)."""
-    counted = figures_of(player_id)
-    stats, _ = PlayerStats.objects.update_or_create(
-        player_id=player_id, defaults={name: getattr(counted, name) for name in FIGURES}
-    )
-    return stats
+def refresh_player_stats(player_id: int) -> list[PlayerStats]:
+    """Recompute a player's profile figures in every game from their finished games (safe
+    to repeat)."""
+    kept = []
+    for counted in figures_of(player_id):
+        stats, _ = PlayerStats.objects.update_or_create(
+            player_id=player_id,
+            game=counted.game,
+            defaults={name: getattr(counted, name) for name in FIGURES},
+        )
+        kept.append(stats)
+    return kept
 
 
 def standard_solo(match: Match) -> bool:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from games.models import InviteLink, Match, Profile, Seat
-from games.registry import DEFAULT_GAME, PUZZLE_GAME, find_game, puzzle_rules
+from games.registry import default_game, find_game, puzzle_rules
 from games.services.features import blocks
 from games.services.match import bot_seats, bus, deadlines, unit
 from games.services.match.record import MoveRefused
@@ -54,7 +54,7 @@ def game_options(game: str, players: int, options: Mapping[str, Any]) -> dict[st
 def check_match_settings(
     creator,
     *,
-    game: str = DEFAULT_GAME,
+    game: str = "",
     players: int,
     time_control: str,
     invite: Sequence[str],
@@ -65,6 +65,7 @@ def check_match_settings(
     """Refuse settings a match cannot have (an invitation to a player who has blocked the
     creator among them); return the invited players by name and the options as the game
     stores them."""
+    game = game or default_game()
     try:
         rules = find_game(game)
     except ValueError:
@@ -130,7 +131,7 @@ def check_match_settings(
 def start_solo(
     player,
     *,
-    game: str = DEFAULT_GAME,
+    game: str = "",
     options: Mapping[str, Any] | None = None,
     seed: int | None = None,
     kind: str = Match.Kind.SOLO,
@@ -138,8 +139,9 @@ def start_solo(
     daily: bool = False,
 ) -> Match:
     """A game for one player, started at once (a solo game, or an attempt at a puzzle)."""
+    game = game or default_game()
     if puzzle is not None:
-        game, options, seed = PUZZLE_GAME, puzzle_rules().puzzle_options, puzzle.seed
+        game, options, seed = puzzle.game, puzzle_rules(puzzle.game).puzzle_options, puzzle.seed
     match = Match.objects.create(
         kind=kind,
         game=game,
@@ -174,7 +176,7 @@ def play_again(player, match_id: int) -> Match:
 def create_match(
     creator,
     *,
-    game: str = DEFAULT_GAME,
+    game: str = "",
     players: int,
     time_control: str,
     rated: bool,
@@ -192,8 +194,9 @@ def create_match(
     With a ``puzzle`` it is a challenge: everybody plays that puzzle's deal. ``private``:
     only its players may look at it while it is played (``visibility.watchable``).
     """
+    game = game or default_game()
     if puzzle is not None:
-        game, options, seed = PUZZLE_GAME, puzzle_rules().puzzle_options, puzzle.seed
+        game, options, seed = puzzle.game, puzzle_rules(puzzle.game).puzzle_options, puzzle.seed
     invited, stored = check_match_settings(
         creator,
         game=game,
@@ -244,13 +247,14 @@ def start_against_bot(
     player,
     strength: str,
     *,
-    game: str = DEFAULT_GAME,
+    game: str = "",
     options: Mapping[str, Any] | None = None,
     private: bool = False,
 ) -> Match:
     """A game against a bot of ``strength``, started at once: a casual two-player match of
     ``game`` with no time limit, the bot moving as soon as it owes a move; others may watch
     it unless it is ``private``."""
+    game = game or default_game()
     if not bot_seats.plays(game):
         raise MoveRefused(_("Bots do not play this game."))
     bot = bot_seats.account(strength, game)

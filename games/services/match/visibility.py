@@ -77,7 +77,7 @@ def secret_reason(user, puzzle: Puzzle) -> str | None:
         challenges = challenges.filter(
             player=user,
             state__in=(Seat.State.INVITED, Seat.State.PLAYING),
-            progress__lt=puzzle_rules().puzzle_length,
+            progress__lt=puzzle_rules(puzzle.game).puzzle_length,
         )
         offers = offers.filter(challenger=user)
     if challenges.exists():

@@ -26,7 +26,7 @@ from games.names import shown
 from games.nmbr9 import Board, Placement
 from games.nmbr9.policy import choose
 from games.services import MatchView
-from games.web.base import LogEntry, Tutorial, sentence
+from games.web.base import LogEntry, PuzzleWebAdapter, Tutorial, sentence
 from games.web.nmbr9 import replay, words
 from games.web.nmbr9.compose import Compose, compose_turn
 from games.web.nmbr9.forms import OptionsForm, read_turn
@@ -48,6 +48,9 @@ class Nmbr9Web:
     tagline = gettext_lazy(
         "Stack the numbers 0 to 9 into a tower: the higher a tile lies, the more it scores."
     )
+    options_help = gettext_lazy("What the NMBR 9 ++ modules and variants are")
+    stylesheets = ("nmbr9/nmbr9.css",)
+    scripts = ("nmbr9/nmbr9.js",)
 
     @property
     def tutorial(self) -> Tutorial:
@@ -258,3 +261,7 @@ def _picture_board() -> Board:
     for number in (8, 5, 9, 0, 6, 1, 7):
         board.place(choose(board, number))
     return board
+
+
+#: The game's web adapter (``games.web.registry``), named with the Protocol it must fit.
+ADAPTER: PuzzleWebAdapter = Nmbr9Web()

@@ -220,7 +220,7 @@ class Nmbr9Tutorial:
     """The "Learn to play" of NMBR 9 (see ``games.web.base``)."""
 
     slug = "nmbr9"
-    template = "games/learn_nmbr9.html"
+    template = "games/nmbr9/learn.html"
     summary = gettext_lazy(
         "Five tiles: where a tile may go, two tiles beneath one on top, and how levels score."
     )

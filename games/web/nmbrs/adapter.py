@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.nmbrs.view import card_data
 from games.services import MatchView
-from games.web.base import LogEntry, Tutorial
+from games.web.base import LogEntry, Tutorial, WebAdapter
 from games.web.nmbrs import forms, replay, words
 from games.web.nmbrs.compose import cards, hand, selection
 
@@ -53,6 +53,9 @@ class NmbrsWeb:
         "Lay series of numbered cards, add to the ones on the table and be the first to empty "
         "your hand."
     )
+    options_help = gettext_lazy("How this game is played")
+    stylesheets = ("nmbrs/nmbrs.css",)
+    scripts = ("nmbrs/nmbrs.js",)
 
     @property
     def tutorial(self) -> Tutorial:
@@ -206,3 +209,7 @@ class NmbrsWeb:
     def help_context(self) -> dict[str, Any]:
         example = [card_data(c, n) for c, n in (("12", 12), ("JR", 14), ("16", 16))]
         return {"example": example}
+
+
+#: The game's web adapter (``games.web.registry``), named with the Protocol it must fit.
+ADAPTER: WebAdapter = NmbrsWeb()

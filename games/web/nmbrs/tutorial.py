@@ -153,7 +153,7 @@ class NmbrsTutorial:
     """The "Learn to play" of nmbrs! (see ``games.web.base``)."""
 
     slug = "nmbrs"
-    template = "games/learn_nmbrs.html"
+    template = "games/nmbrs/learn.html"
     summary = gettext_lazy(
         "One turn: take the discard, lay a series, add a card to the table and discard."
     )

@@ -1,0 +1,82 @@
+// NMBR 9 on the page: a click on the own board moves the tile being placed there, the board
+// shown one level at a time, and the own board's scrolling on a narrow screen.
+"use strict";
+
+// A click on the board previews the tile being placed where it was clicked.
+document.addEventListener("click", (event) => {
+  const svg = event.target.closest("svg[data-board='play']");
+  const play = document.getElementById("turn");
+  if (!svg || !play || !play.dataset.preview || !window.htmx) return;
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(
+    svg.getScreenCTM().inverse(),
+  );
+  const w = Number(play.dataset.w);
+  const h = Number(play.dataset.h);
+  const x = Math.floor(point.x) - Math.floor((w - 1) / 2);
+  const y = Math.floor(point.y) - Math.floor((h - 1) / 2);
+  const url = new URL(play.dataset.preview, window.location.href);
+  url.searchParams.set("x", x);
+  url.searchParams.set("y", y);
+  url.searchParams.set("rotation", play.dataset.rotation);
+  window.htmx.ajax("GET", url.pathname + url.search, {
+    source: play,
+    target: "#turn",
+    swap: "outerHTML",
+  });
+});
+
+// One level at a time: the player's own board shows the chosen level, the levels beneath it
+// faded and nothing above it, so what lies under the top tiles can be read. The choice is
+// kept for the tab and applied again to every board the page receives.
+let layer = sessionStorage.getItem("layer") ?? "";
+function showLayer() {
+  const wrap = document.querySelector(".board-wrap.own");
+  const chosen = layer === "" ? null : Number(layer);
+  if (wrap) {
+    wrap.classList.toggle("one-level", chosen !== null);
+    for (const el of wrap.querySelectorAll("[data-level]")) {
+      const level = Number(el.dataset.level);
+      el.classList.toggle("above", chosen !== null && level > chosen);
+      el.classList.toggle("below", chosen !== null && level < chosen);
+    }
+  }
+  for (const group of document.querySelectorAll("[data-layers]")) group.hidden = false;
+  for (const button of document.querySelectorAll("button[data-layer]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.layer === layer));
+  }
+}
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-layer]");
+  if (!button) return;
+  layer = button.dataset.layer;
+  sessionStorage.setItem("layer", layer);
+  showLayer();
+});
+showLayer();
+document.addEventListener("htmx:afterSettle", showLayer);
+
+// Where the own board scrolls in its frame (narrow screens), it keeps its place from one
+// answer to the next, and the tile being placed stays in sight.
+let scrolled = null;
+document.addEventListener("htmx:beforeSwap", () => {
+  const wrap = document.querySelector(".board-wrap.own");
+  scrolled = wrap ? [wrap.scrollLeft, wrap.scrollTop] : null;
+});
+function showGhost() {
+  const wrap = document.querySelector(".board-wrap.own");
+  if (wrap && scrolled) [wrap.scrollLeft, wrap.scrollTop] = scrolled;
+  scrolled = null;
+  const ghost = wrap?.querySelector(".ghost");
+  if (!ghost || wrap.scrollWidth <= wrap.clientWidth + 1) return;
+  const box = ghost.getBoundingClientRect();
+  const frame = wrap.getBoundingClientRect();
+  if (box.left < frame.left || box.right > frame.right) {
+    wrap.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
+  }
+  if (box.top < frame.top || box.bottom > frame.bottom) {
+    wrap.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+  }
+}
+showGhost();
+document.addEventListener("htmx:afterSettle", showGhost);
+
