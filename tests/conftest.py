@@ -6,6 +6,8 @@ import uuid
 import pytest
 from django.contrib.auth.models import User
 
+from tests.factories import CHROMIUM_FLAGS, TIMED_SENDS
+
 #: The FREE_PORTS range of parallel worker gwN (``nmbr9site.processes.free_port``):
 #: PORTS_PER_WORKER from FIRST_PORT + N * PORTS_PER_WORKER, below the system's range of
 #: ephemeral ports (32768 and up), from which it picks for everything else.
@@ -58,18 +60,6 @@ def pytest_configure(config):
     app.conf.broker_url = url
 
 
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
 @pytest.fixture(scope="session", autouse=True)
 def celery_queue():
     """A queue of this test run's own, so no other worker on the same Redis takes its tasks.
@@ -84,10 +74,6 @@ def celery_queue():
     yield queue
     with app.connection_for_write() as connection:
         connection.default_channel.client.delete(*queue_names())
-
-
-#: Every task this test run sent with an ETA or a countdown (there must be none).
-TIMED_SENDS: list[tuple[str, str]] = []
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -225,9 +211,6 @@ def bob(db) -> User:
 @pytest.fixture
 def carol(db) -> User:
     return _user("carol")
-
-
-PASSWORD = "a-Long-pa55word"
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
-from tests.test_tasks import wait_for
+from tests.factories import PASSWORD, wait_for
 
 pytestmark = pytest.mark.django_db
 

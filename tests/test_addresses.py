@@ -11,8 +11,7 @@ from django.urls import reverse
 from games.infra import queue
 from games.models import Profile
 from games.services.features import addresses
-from tests.conftest import PASSWORD
-from tests.test_tasks import wait_for
+from tests.factories import PASSWORD, sign_up, wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -21,11 +20,6 @@ pytestmark = pytest.mark.django_db
 def broker_away(monkeypatch):
     """Mail goes out at once, as when the broker is away."""
     monkeypatch.setattr(queue, "send_now", lambda task, *args: False)
-
-
-def sign_up(client, name, email, **extra):
-    data = {"username": name, "email": email, "password1": PASSWORD, "password2": PASSWORD}
-    return client.post(reverse("signup"), data, **extra)
 
 
 def link_in(message) -> str:

@@ -20,8 +20,7 @@ from django.db import connection
 
 from games import services
 from games.models import Match, Move
-from tests.test_match_services import make_match, play, play_to_end
-from tests.test_nmbrs_site import nmbrs_match
+from tests.factories import make_match, nmbrs_match, play, play_to_end
 
 pytestmark = pytest.mark.django_db(transaction=True)  # pg_dump sees committed rows only
 

@@ -8,7 +8,7 @@ from games import services
 from games.models import Block, ChallengeOffer, Match, Notification
 from games.services.features import blocks, puzzles
 from games.services.match.record import MoveRefused
-from tests.test_puzzles import make_puzzles
+from tests.factories import make_puzzles
 
 
 def test_a_block_is_kept_once_and_undone(alice, bob, carol):

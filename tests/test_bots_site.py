@@ -14,8 +14,7 @@ from games.models import Match, Move, Rating, RatingChange, Seat
 from games.registry import find_game
 from games.services.match import bot_moves, bot_seats
 from games.tasks import sweep
-from tests.test_match_services import seat_of
-from tests.test_tasks import wait_for
+from tests.factories import seat_of, wait_for
 
 
 def mine(record, user) -> int:

@@ -16,20 +16,9 @@ from games.models import Block, ChatBan, ChatMessage, ChatMute, Match, Profile
 from games.nmbr9 import rules as nmbr9_rules
 from games.services.features import chat_rooms, closing
 from games.services.match import bot_seats
-from tests.test_match_services import make_match, play_to_end
+from tests.factories import HTMX, make_match, open_match, play_to_end, say, section
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def say(client, match, text, **extra):
-    return client.post(reverse("chat", args=[match.pk]), {"text": text}, **extra)
-
-
-def section(html: str) -> str:
-    """The chat section of a page ("" if it has none)."""
-    found = re.search(r'<section id="chat".*?</section>', html, re.S)
-    return found.group(0) if found else ""
 
 
 def chat_of(client, match) -> str:
@@ -41,11 +30,6 @@ def texts(match, room=None) -> list[str]:
     if room:
         stored = stored.filter(room=room)
     return list(stored.values_list("text", flat=True))
-
-
-def open_match(creator) -> Match:
-    """A match waiting for one more player, open to anybody."""
-    return services.create_match(creator, players=2, time_control="1d", rated=False, open=True)
 
 
 @pytest.fixture
@@ -166,7 +150,7 @@ def test_free_pace_is_the_games_own_word_and_the_waiting_room_may_chat(client, a
 
 
 def test_solo_games_and_puzzle_challenges_have_no_chat(client, alice, bob):
-    from tests.test_secrecy import challenge
+    from tests.factories import challenge
 
     solo = services.start_solo(alice, seed=3)
     duel = challenge(alice, bob)

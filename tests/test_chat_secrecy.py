@@ -18,10 +18,18 @@ from games.infra import events
 from games.models import ChatMessage, Match, Notification, PushMessage
 from games.services.features import chat_rooms
 from games.services.match.versions import WATCH
-from tests.test_chat import HTMX, open_match, say, section
-from tests.test_live import Stream, session_of
-from tests.test_match_services import make_match, play, play_to_end
-from tests.test_secrecy import challenge
+from tests.factories import (
+    HTMX,
+    Stream,
+    challenge,
+    make_match,
+    open_match,
+    play,
+    play_to_end,
+    say,
+    section,
+    session_of,
+)
 
 pytestmark = pytest.mark.django_db
 LANGUAGES = ["en", "de"]

@@ -11,8 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Match, Notification, PlayerStats, Profile, Rating, RatingChange, Seat
 from games.services.features import boards, closing, export
-from tests.conftest import PASSWORD
-from tests.test_match_services import make_match, play, play_to_end
+from tests.factories import PASSWORD, make_match, play, play_to_end
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,7 @@ from games.models import Follow, FollowNotice, Match, Notification, Profile, Rat
 from games.services import MoveRefused
 from games.services.features import blocks, closing, export, follows, puzzles
 from games.services.match import bot_seats
-from tests.test_match_services import make_match
-from tests.test_puzzles import make_puzzles
+from tests.factories import make_match, make_puzzles
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -30,7 +30,7 @@ def posted(p: Placement, ply: int) -> dict:
     return {"number": p.number, "x": p.x, "y": p.y, "rotation": p.rotation, "ply": ply}
 
 
-def play(client, match, rounds: int) -> None:
+def play_rounds(client, match, rounds: int) -> None:
     for _ in range(rounds):
         game, board, number = current(match)
         data = posted(choose(board, number), ply(match))
@@ -85,7 +85,7 @@ def test_it_returns_only_the_partial_to_htmx(client, alice, solo):
 
 def test_it_previews_an_illegal_spot_in_red_with_the_reason(client, alice, solo):
     client.force_login(alice)
-    play(client, solo, 1)
+    play_rounds(client, solo, 1)
     game, board, number = current(solo)
     p = board.tiles[0][0]
     response = client.get(solo.get_absolute_url(), {"x": p.x, "y": p.y, "rotation": 0}, **HTMX)
@@ -121,7 +121,7 @@ def test_it_places_a_legal_tile(client, alice, solo):
 
 def test_it_refuses_an_illegal_tile_with_400_and_changes_nothing(client, alice, solo):
     client.force_login(alice)
-    play(client, solo, 1)
+    play_rounds(client, solo, 1)
     _, board, _ = current(solo)
     p = board.tiles[0][0]
     number = current(solo)[2]
@@ -165,7 +165,7 @@ def test_a_double_submit_places_once(client, alice, solo):
 
 def test_a_stale_submit_with_another_placement_is_refused(client, alice, solo):
     client.force_login(alice)
-    play(client, solo, 1)
+    play_rounds(client, solo, 1)
     p = Placement.parse(Move.objects.get().text.split()[1])
     data = posted(Placement(p.number, p.x + 5, p.y, p.rotation), 0)
     response = client.post(reverse("play", args=[solo.pk]), data)
@@ -184,7 +184,7 @@ def test_a_page_from_the_future_is_refused(client, alice, solo):
 
 def test_reloading_resumes_where_the_player_was(client, alice, solo):
     client.force_login(alice)
-    play(client, solo, 5)
+    play_rounds(client, solo, 5)
     game, board, number = current(solo)
     response = client.get(solo.get_absolute_url(), {"x": 2, "y": -3, "rotation": 3})
     assert "Round <strong>6</strong> of 20" in response.text
@@ -211,7 +211,7 @@ def test_anonymous_visitors_are_sent_to_login(client, solo):
 
 def test_a_whole_game_ends_with_score_and_personal_best(client, alice, bob, solo):
     client.force_login(alice)
-    play(client, solo, 20)
+    play_rounds(client, solo, 20)
     solo.refresh_from_db()
     seat = solo.seats.get()
     assert solo.status == Match.Status.FINISHED
@@ -235,7 +235,7 @@ def test_a_whole_game_ends_with_score_and_personal_best(client, alice, bob, solo
 
 def test_the_profile_shows_stats_and_recent_games(client, alice, solo):
     client.force_login(alice)
-    play(client, solo, 20)
+    play_rounds(client, solo, 20)
     services.refresh_player_stats(alice.pk)
     seat = solo.seats.get()
     page = client.get(reverse("profile", args=["alice"])).text
@@ -262,7 +262,7 @@ def test_queries_do_not_grow_with_the_number_of_moves(
 
     with CaptureQueriesContext(connection) as early:
         client.get(url, {"x": 0, "y": 0, "rotation": 0}, **HTMX)
-    play(client, solo, 19)
+    play_rounds(client, solo, 19)
     with CaptureQueriesContext(connection) as late:
         client.get(url, {"x": 0, "y": 0, "rotation": 0}, **HTMX)
     assert len(late) == len(early)
@@ -276,7 +276,7 @@ def test_a_placement_reads_the_match_once_the_locked_read(client, alice, solo):
     """The move's form is read by the match's game, which the process keeps: the match row
     is read only under the lock that the move takes."""
     client.force_login(alice)
-    play(client, solo, 1)
+    play_rounds(client, solo, 1)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -332,7 +332,7 @@ def test_a_preview_reads_the_moves_once(client, alice, solo):
     """The page's view and the draft of the tile being placed come from one replay: the
     draft reads no move again while the position is kept."""
     client.force_login(alice)
-    play(client, solo, 1)
+    play_rounds(client, solo, 1)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

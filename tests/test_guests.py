@@ -14,28 +14,9 @@ from games import services, tasks
 from games.infra import limits, sweep
 from games.models import DailyResult, Match, Profile, Rating, Seat
 from games.services.features import boards, guests, puzzles
-from tests.conftest import PASSWORD
-from tests.test_puzzles import finish
-from tests.test_secrecy import hidden, todays_daily
-from tests.test_tasks import wait_for
+from tests.factories import PASSWORD, finish, guest_of, hidden, sign_up, todays_daily, wait_for
 
 pytestmark = pytest.mark.django_db
-
-
-def guest_of(client) -> User:
-    user = User.objects.get(pk=client.session["_auth_user_id"])
-    assert user.profile.guest and user.username.startswith("guest-")
-    return user
-
-
-def sign_up(client, name: str = "newcomer", **extra):
-    data = {
-        "username": name,
-        "email": f"{name}@example.com",
-        "password1": PASSWORD,
-        "password2": PASSWORD,
-    }
-    return client.post(reverse("signup"), data, **extra)
 
 
 def test_a_visitor_plays_a_solo_game_a_bot_and_the_daily_at_once(client):

@@ -10,13 +10,7 @@ from django.utils import timezone
 
 from games.infra import health
 from games.models import Seat
-from nmbr9site.processes import free_port
-from tests.test_match_services import make_match, seat_of
-
-
-def closed_port() -> int:
-    """A local port nothing listens on."""
-    return free_port()
+from tests.factories import closed_port, make_match, seat_of
 
 
 def no_store(response) -> bool:

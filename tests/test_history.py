@@ -14,7 +14,7 @@ from games.models import Match, Notification, Seat
 from games.services.features import retention, watching
 from games.services.match.finish import refresh_player_stats
 from games.services.match.play import owed_match_ids
-from tests.test_match_services import make_match, play
+from tests.factories import make_match, play
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +136,7 @@ def test_the_profile_reads_the_figures_kept_as_games_end(client, transactional_d
     from django.urls import reverse
 
     from games.models import PlayerStats
-    from tests.test_puzzle_ratings import start_solo_and_finish
+    from tests.factories import start_solo_and_finish
 
     match = make_match(alice, bob)
     while Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
@@ -196,8 +196,7 @@ def test_old_notifications_go_a_batch_at_a_time(alice, monkeypatch):
 def test_the_streak_board_reads_the_runs_kept_as_results_are_counted(alice, bob):
     from games.models import Profile
     from games.services.features import boards, puzzles
-    from tests.test_puzzle_ratings import counted_on_its_day
-    from tests.test_puzzles import make_puzzles
+    from tests.factories import counted_on_its_day, make_puzzles
 
     today = puzzles.today()
     days = make_puzzles(61, 62, 63, 64)
@@ -240,7 +239,7 @@ def test_the_solo_board_reads_the_best_scores_kept_as_games_end(client, alice, b
     from games.models import SoloBest
     from games.registry import puzzle_game
     from games.services.features import boards
-    from tests.test_puzzle_ratings import start_solo_and_finish
+    from tests.factories import start_solo_and_finish
 
     first = start_solo_and_finish(alice, seed=12)
     again = start_solo_and_finish(alice, seed=12)  # the same score later: the first stands
@@ -268,7 +267,7 @@ def test_a_guests_best_solo_score_goes_with_their_games_to_their_account(client)
     assert client.post(reverse("new_solo")).status_code == 302
     guest = User.objects.get()
     match = Match.objects.get()
-    from tests.test_match_services import play_to_end
+    from tests.factories import play_to_end
 
     play_to_end(match, [guest])
     assert SoloBest.objects.filter(player=guest).exists()

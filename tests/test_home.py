@@ -13,33 +13,9 @@ from django.urls import reverse
 from games import services
 from games.models import DailyResult, Match, Rating, Seat
 from games.services.features import puzzles
-from tests.test_match_services import make_match, play_to_end
-from tests.test_puzzles import finish
-from tests.test_secrecy import todays_daily
+from tests.factories import a_running_match, finish, make_match, play_to_end, todays_daily
 
 pytestmark = pytest.mark.django_db
-
-
-def a_running_match(player, other, game: str, *, theirs: bool, seed: int = 1) -> Match:
-    """A match of ``game`` under way, waiting for ``player``'s move (or, ``theirs``, for the
-    other's)."""
-    if game == "nmbrs":
-        match = services.create_match(
-            player,
-            game="nmbrs",
-            players=2,
-            time_control="1d",
-            rated=True,
-            invite=[other.username],
-            seed=seed,
-        )
-        services.join(match.pk, other)
-    else:
-        match = make_match(player, other, pace="rounds", seed=seed)
-    if theirs:
-        record = services.load(match)
-        services.play(match.pk, player, str(record.rules.auto_move(record.state, 0)), 0)
-    return match
 
 
 def queries_of(client) -> int:

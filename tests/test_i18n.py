@@ -18,7 +18,7 @@ from django.urls import reverse
 from games.infra.notifications import send_due
 from games.management.commands.compile_translations import catalogues
 from games.models import Profile
-from tests.test_match_services import make_match, seat_of
+from tests.factories import make_match, seat_of
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
 #: Every German catalogue: the site's, and each game package's own.
@@ -232,7 +232,7 @@ def test_notifications_are_written_in_each_readers_language(alice, bob):
 
 
 def test_the_match_log_and_the_replay_read_in_german(client, alice, bob):
-    from tests.test_match_services import play_to_end
+    from tests.factories import play_to_end
 
     match = make_match(alice, bob, seed=5)
     play_to_end(match, [alice, bob])
@@ -338,7 +338,7 @@ def test_the_check_of_templates_finds_raw_text():
 def test_the_rules_refusals_of_a_turn_read_in_german(client, alice, bob):
     from games import services
     from games.models import Move
-    from tests.test_nmbrs_site import nmbrs_match
+    from tests.factories import nmbrs_match
 
     client.force_login(alice)
     german = {"HTTP_ACCEPT_LANGUAGE": "de"}
@@ -366,7 +366,7 @@ def test_the_help_pages_exist_in_german(client):
 
 @pytest.mark.worker
 def test_a_password_reset_mail_goes_out_in_the_readers_language(celery_worker, client, alice, bob):
-    from tests.test_tasks import wait_for
+    from tests.factories import wait_for
 
     Profile.objects.update_or_create(player=bob, defaults={"language": "en"})
     for user in (alice, bob):

@@ -16,7 +16,7 @@ from games.registry import puzzle_game
 from games.services import MoveRefused
 from games.services.features import blocks, guests, links, puzzles
 from games.services.match import lobby
-from tests.test_puzzles import make_puzzles
+from tests.factories import make_puzzles
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from games.nmbrs import apply, plan
 from games.nmbrs.plays import candidates
 from games.web.nmbr9 import tutorial as nmbr9_tutorial
 from games.web.nmbrs import tutorial as nmbrs_tutorial
-from tests.test_guests import guest_of, sign_up
+from tests.factories import guest_of, sign_up
 
 pytestmark = pytest.mark.django_db
 

@@ -9,12 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.infra import limits
-from tests.conftest import PASSWORD
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 
-def log_in(client, username, password, address="10.0.0.1", **headers):
+def log_in_from(client, username, password, address="10.0.0.1", **headers):
     return client.post(
         reverse("login"),
         {"username": username, "password": password},
@@ -29,51 +29,51 @@ def logged_in(client) -> bool:
 
 def test_ten_wrong_passwords_lock_the_account_right_password_included(client, alice):
     for _ in range(limits.LOGIN_FAILURES - 1):
-        assert log_in(client, "alice", "wrong").status_code == 200
-    assert log_in(client, "alice", "wrong").status_code == 429  # the tenth locks
-    response = log_in(client, "alice", PASSWORD)
+        assert log_in_from(client, "alice", "wrong").status_code == 200
+    assert log_in_from(client, "alice", "wrong").status_code == 429  # the tenth locks
+    response = log_in_from(client, "alice", PASSWORD)
     assert response.status_code == 429
     assert "Too many failed logins" in response.text
     assert "Try again in 15 minutes." in response.text
     assert not logged_in(client)
     # The same account from elsewhere, with other capitals: still locked.
-    assert log_in(client, "ALICE", PASSWORD, address="10.9.9.9").status_code == 429
+    assert log_in_from(client, "ALICE", PASSWORD, address="10.9.9.9").status_code == 429
 
 
 def test_a_client_trying_many_accounts_is_locked_out(client, alice, bob):
     for number in range(limits.LOGIN_FAILURES):
-        log_in(client, f"user{number}", "wrong", address="10.0.0.2")
-    assert log_in(client, "bob", PASSWORD, address="10.0.0.2").status_code == 429
+        log_in_from(client, f"user{number}", "wrong", address="10.0.0.2")
+    assert log_in_from(client, "bob", PASSWORD, address="10.0.0.2").status_code == 429
     assert not logged_in(client)
-    assert log_in(client, "bob", PASSWORD, address="10.0.0.3").status_code == 302
+    assert log_in_from(client, "bob", PASSWORD, address="10.0.0.3").status_code == 302
     assert logged_in(client)
 
 
 def test_a_right_password_before_the_limit_resets_the_accounts_count(client, alice):
     for _ in range(limits.LOGIN_FAILURES - 1):
-        log_in(client, "alice", "wrong", address="10.0.0.5")
-    assert log_in(client, "alice", PASSWORD, address="10.0.0.5").status_code == 302
+        log_in_from(client, "alice", "wrong", address="10.0.0.5")
+    assert log_in_from(client, "alice", PASSWORD, address="10.0.0.5").status_code == 302
     client.logout()
     # From another address (the first one's count is not reset): the account's count is.
     for _ in range(limits.LOGIN_FAILURES - 1):
-        log_in(client, "alice", "wrong", address="10.0.0.6")
-    assert log_in(client, "alice", PASSWORD, address="10.0.0.6").status_code == 302
+        log_in_from(client, "alice", "wrong", address="10.0.0.6")
+    assert log_in_from(client, "alice", PASSWORD, address="10.0.0.6").status_code == 302
 
 
 def test_logging_into_an_own_account_does_not_clear_the_addresss_count(client, alice, bob):
     address = "10.0.0.4"
     for number in range(limits.LOGIN_FAILURES - 1):
-        assert log_in(client, f"ghost{number}", "wrong", address=address).status_code == 200
-    assert log_in(client, "bob", PASSWORD, address=address).status_code == 302
+        assert log_in_from(client, f"ghost{number}", "wrong", address=address).status_code == 200
+    assert log_in_from(client, "bob", PASSWORD, address=address).status_code == 302
     client.logout()
-    assert log_in(client, "ghost9", "wrong", address=address).status_code == 429
-    assert log_in(client, "alice", PASSWORD, address=address).status_code == 429
+    assert log_in_from(client, "ghost9", "wrong", address=address).status_code == 429
+    assert log_in_from(client, "alice", PASSWORD, address=address).status_code == 429
     assert not logged_in(client)
 
 
 def test_the_lockout_message_is_in_the_players_language(client, alice):
     for _ in range(limits.LOGIN_FAILURES):
-        log_in(client, "alice", "wrong")
+        log_in_from(client, "alice", "wrong")
     response = client.post(
         reverse("login"),
         {"username": "alice", "password": PASSWORD},
@@ -85,7 +85,7 @@ def test_the_lockout_message_is_in_the_players_language(client, alice):
     assert "Too many" not in response.text
 
 
-def sign_up(client, number, address="10.0.1.1", forwarded=None):
+def sign_up_from(client, number, address="10.0.1.1", forwarded=None):
     headers = {} if forwarded is None else {"HTTP_X_FORWARDED_FOR": forwarded}
     data = {
         "username": f"new{number}",
@@ -100,13 +100,13 @@ def sign_up(client, number, address="10.0.1.1", forwarded=None):
 
 def test_sign_ups_are_limited_per_client(client):
     for number in range(5):
-        assert sign_up(client, number).status_code == 302
-    response = sign_up(client, 5)
+        assert sign_up_from(client, number).status_code == 302
+    response = sign_up_from(client, 5)
     assert response.status_code == 429
     assert "Too many sign-ups from your address. Try again in" in response.text
     assert 'value="new5"' in response.text and 'value="new5@example.com"' in response.text
     assert not User.objects.filter(username="new5").exists()
-    assert sign_up(client, 6, address="10.0.1.2").status_code == 302
+    assert sign_up_from(client, 6, address="10.0.1.2").status_code == 302
 
 
 PROXY = "127.0.0.1"
@@ -118,28 +118,31 @@ def test_behind_the_proxy_the_address_it_added_is_the_clients(client, settings):
     settings.BEHIND_TLS_PROXY = True
     for number in range(5):
         forged = f"198.51.100.{number}, 203.0.113.7"
-        assert sign_up(client, number, PROXY, forged).status_code == 302
-    assert sign_up(client, 5, PROXY, "garbage, 203.0.113.7").status_code == 429
+        assert sign_up_from(client, number, PROXY, forged).status_code == 302
+    assert sign_up_from(client, 5, PROXY, "garbage, 203.0.113.7").status_code == 429
     # Others behind the same proxy, and a request the proxy added nothing to: not counted.
-    assert sign_up(client, 6, PROXY, "203.0.113.8").status_code == 302
-    assert sign_up(client, 7, PROXY).status_code == 302
+    assert sign_up_from(client, 6, PROXY, "203.0.113.8").status_code == 302
+    assert sign_up_from(client, 7, PROXY).status_code == 302
 
 
 def test_behind_the_proxy_one_clients_failures_lock_out_no_other(client, settings, alice):
     settings.BEHIND_TLS_PROXY = True
     for number in range(limits.LOGIN_FAILURES):
-        log_in(client, f"ghost{number}", "wrong", PROXY, HTTP_X_FORWARDED_FOR="203.0.113.8")
-    response = log_in(client, "alice", PASSWORD, PROXY, HTTP_X_FORWARDED_FOR="203.0.113.9")
+        log_in_from(client, f"ghost{number}", "wrong", PROXY, HTTP_X_FORWARDED_FOR="203.0.113.8")
+    response = log_in_from(client, "alice", PASSWORD, PROXY, HTTP_X_FORWARDED_FOR="203.0.113.9")
     assert response.status_code == 302
     client.logout()
     forged = "203.0.113.9, 203.0.113.8"
-    assert log_in(client, "alice", PASSWORD, PROXY, HTTP_X_FORWARDED_FOR=forged).status_code == 429
+    assert (
+        log_in_from(client, "alice", PASSWORD, PROXY, HTTP_X_FORWARDED_FOR=forged).status_code
+        == 429
+    )
 
 
 def test_without_the_proxy_x_forwarded_for_is_not_believed(client):
     for number in range(5):
-        assert sign_up(client, number, "10.0.3.1", f"203.0.113.{number}").status_code == 302
-    assert sign_up(client, 5, "10.0.3.1", "203.0.113.99").status_code == 429
+        assert sign_up_from(client, number, "10.0.3.1", f"203.0.113.{number}").status_code == 302
+    assert sign_up_from(client, 5, "10.0.3.1", "203.0.113.99").status_code == 429
 
 
 def reset(client, email, address="10.0.2.1"):
@@ -178,11 +181,11 @@ def redis_away(settings):
 
 def test_without_redis_the_limits_let_everything_through_without_errors(redis_away, client, alice):
     for _ in range(limits.LOGIN_FAILURES + 5):
-        assert log_in(client, "alice", "wrong").status_code == 200
-    assert log_in(client, "alice", PASSWORD).status_code == 302
+        assert log_in_from(client, "alice", "wrong").status_code == 200
+    assert log_in_from(client, "alice", PASSWORD).status_code == 302
     client.logout()
     for number in range(7):
-        assert sign_up(client, number).status_code == 302
+        assert sign_up_from(client, number).status_code == 302
     for _ in range(5):
         assert reset(client, "nobody@example.com").status_code == 302
 
@@ -242,5 +245,5 @@ def test_refused_sign_up_forms_do_not_count_against_the_limit(client):
         response = client.post(reverse("signup"), data, REMOTE_ADDR="10.0.4.1")
         assert response.status_code == 400
     for number in range(5):
-        assert sign_up(client, number, "10.0.4.1").status_code == 302
-    assert sign_up(client, 5, "10.0.4.1").status_code == 429
+        assert sign_up_from(client, number, "10.0.4.1").status_code == 302
+    assert sign_up_from(client, 5, "10.0.4.1").status_code == 429

@@ -1,10 +1,6 @@
 """Live streams: each reader is told the new version of their own page when a change they can
 see commits, and nothing else; the ASGI server streams it; without Redis pages poll."""
 
-import contextlib
-import http.client
-import json
-import queue
 import re
 import socket
 import threading
@@ -21,33 +17,9 @@ from django.urls import reverse
 from games import services
 from games.infra import events, presence
 from games.models import Match
-from tests.test_match_services import make_match, play, seat_of
+from tests.factories import Channels, Stream, make_match, page_version, play, seat_of, session_of
 
 VERSION = re.compile(r"^(waiting|active|finished|cancelled)-[0-9a-f]{16}$")
-
-
-class Channels:
-    """A subscriber to channels, as the server's hub is: what each got, in order."""
-
-    def __init__(self, *names: str) -> None:
-        self.client = redis.Redis.from_url(settings.REDIS_URL)
-        self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe(*names)
-        self.got: dict[str, list[str]] = {name: [] for name in names}
-
-    def read(self, seconds: float = 0.3) -> dict[str, list[str]]:
-        ends = time.monotonic() + seconds
-        while (left := ends - time.monotonic()) > 0:
-            message = self.pubsub.get_message(timeout=left)
-            if message and message["type"] == "message":
-                data = json.loads(message["data"])
-                assert set(data) == {"event", "version"} and data["event"] == "changed"
-                self.got[message["channel"].decode()].append(data["version"])
-        return self.got
-
-    def close(self) -> None:
-        self.pubsub.close()
-        self.client.close()
 
 
 @pytest.fixture
@@ -61,12 +33,6 @@ def channels():
     yield subscribe
     for one in opened:
         one.close()
-
-
-def page_version(client, match, user) -> str:
-    client.force_login(user)
-    html = client.get(match.get_absolute_url()).content.decode()
-    return re.search(r'data-version="([\w-]+)"', html).group(1)
 
 
 def test_a_new_round_tells_the_waiting_player_the_version_their_page_then_shows(
@@ -176,58 +142,6 @@ def fetch(base_url: str, path: str, session: str) -> str:
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.read().decode()
-
-
-class Stream:
-    """A Server-Sent Events stream read as a browser reads it (a thread reads its lines)."""
-
-    def __init__(self, base_url: str, path: str, session: str | None) -> None:
-        where = urlsplit(base_url)
-        self.connection = http.client.HTTPConnection(where.hostname, where.port, timeout=10)
-        headers = {"Accept": "text/event-stream"}
-        if session:
-            headers["Cookie"] = f"{settings.SESSION_COOKIE_NAME}={session}"
-        self.connection.request("GET", path, headers=headers)
-        self.response = self.connection.getresponse()
-        self.connection.sock.settimeout(None)
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        try:
-            while line := self.response.readline():
-                self.lines.put(line.decode())
-        except Exception:  # the stream was closed under the reader
-            pass
-
-    def announced(self, seconds: float):
-        """The versions announced within ``seconds``, one by one as they come."""
-        ends = time.monotonic() + seconds
-        while (left := ends - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                return
-            if line.startswith("data: "):
-                yield json.loads(line[6:])["version"]
-
-    def events(self, seconds: float) -> list[str]:
-        """The versions announced within ``seconds``."""
-        return list(self.announced(seconds))
-
-    def first(self, seconds: float) -> str | None:
-        """The first version announced within ``seconds``, None if none was."""
-        return next(self.announced(seconds), None)
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.connection.sock.shutdown(socket.SHUT_RDWR)
-        self.connection.close()
-
-
-def session_of(client, user) -> str:
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
 def test_the_asgi_server_streams_the_waiting_players_next_version(asgi_server, client, alice, bob):

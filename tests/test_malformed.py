@@ -26,8 +26,7 @@ from games import services
 from games.infra import limits
 from games.models import Match, Move, Profile, Seat
 from games.services.features import puzzles
-from tests.test_match_services import make_match, play
-from tests.test_puzzles import make_puzzles
+from tests.factories import make_match, make_puzzles, play
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +41,7 @@ def world(alice, bob, carol):
     running = make_match(alice, bob, pace="free")
     play(running, alice)
     finished = make_match(alice, carol, pace="free", removed=4, rated=False)
-    from tests.test_match_services import play_to_end
+    from tests.factories import play_to_end
 
     play_to_end(finished, [alice, carol])
     first, second, _ = make_puzzles(101, 102, 103)
@@ -358,7 +357,7 @@ def more_world(world, alice, bob, carol):
     match, a match waiting for its players, an invitation link's page, the forms of nmbrs!"""
     from games.models import InviteLink
     from games.services.features import follows
-    from tests.test_nmbrs_site import nmbrs_match
+    from tests.factories import nmbrs_match
 
     nmbrs = nmbrs_match(alice, bob)
     waiting = services.create_match(

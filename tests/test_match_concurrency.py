@@ -14,14 +14,7 @@ from games import services
 from games.models import Match, Move, RatingChange, Seat
 from games.nmbr9.policy import fallback_placement
 from games.services import MoveRefused
-from tests.test_match_services import (
-    choice,
-    game_of,
-    make_due,
-    make_match,
-    play_to_end,
-    seat_of,
-)
+from tests.factories import choice, game_of, make_due, make_match, play_to_end, seat_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -31,6 +31,16 @@ from games.models import (
 from games.nmbr9 import Board, Game, Placement, deal
 from games.nmbr9.policy import choose, fallback_placement
 from games.services import MoveRefused
+from tests.factories import (
+    choice,
+    game_of,
+    make_due,
+    make_match,
+    play,
+    play_to_end,
+    ply_of,
+    seat_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -38,89 +48,6 @@ HOUR = timedelta(hours=1)
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def make_match(
-    creator,
-    *others,
-    pace="rounds",
-    seed=7,
-    rated=True,
-    removed=0,
-    time_control="1h",
-    private=False,
-    **options,
-):
-    """A started NMBR 9 match: ``creator`` invites ``others``, who all accept."""
-    match = services.create_match(
-        creator,
-        players=1 + len(others),
-        time_control=time_control,
-        rated=rated,
-        options={"pace": pace, "removed": removed, **options},
-        invite=[u.username for u in others],
-        private=private,
-        seed=seed,
-    )
-    for user in others:
-        services.join(match.pk, user)
-    match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE
-    return match
-
-
-def seat_of(match, user) -> Seat:
-    return Seat.objects.get(match=match, player=user)
-
-
-def game_of(match) -> Game:
-    """The match's game as it stands (the engine's state: tests may look at everything)."""
-    match.refresh_from_db()
-    return services.load(match).state
-
-
-def ply_of(match, user) -> int:
-    """How many moves ``user`` has made in the match: what their page drawn now would send
-    with a move."""
-    return Move.objects.filter(match=match, seat__player=user).count()
-
-
-def choice(match, user):
-    """The policy's placement of ``user``'s current tile, and the ply a page would know."""
-    seat = seat_of(match, user)
-    game = game_of(match)
-    number = game.current_number(seat.index)
-    assert number is not None, f"{user} has no tile to place"
-    return choose(game.board(seat.index), number), ply_of(match, user)
-
-
-def play(match, user):
-    placement, ply = choice(match, user)
-    return services.play(match.pk, user, f"place {placement}", ply)
-
-
-def form_for(match, user) -> dict:
-    """What the game page's Confirm form posts for the policy's placement of ``user``'s tile."""
-    p, ply = choice(match, user)
-    return {"number": p.number, "x": p.x, "y": p.y, "rotation": p.rotation, "ply": ply}
-
-
-def make_due(seat) -> None:
-    """Move the seat's deadline into the past, as if its time had run out."""
-    Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-
-
-def play_to_end(match, users) -> None:
-    """Everybody still in plays the policy's tile until the match is over."""
-    for _ in range(200):
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
-            return
-        game = game_of(match)
-        for user in users:
-            if game.current_number(seat_of(match, user).index) is not None:
-                play(match, user)
-    raise AssertionError("the match did not end")
 
 
 def your_move(match, user) -> int:

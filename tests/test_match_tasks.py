@@ -13,22 +13,18 @@ from games import services
 from games.infra import queue
 from games.models import Match, Move, Notification, PlayerStats, Rating, RatingChange, Seat
 from games.tasks import rate_match, refresh_player_stats, sweep
-from tests.test_match_services import make_due, make_match, play, play_to_end, seat_of
-from tests.test_tasks import wait_for
+from tests.factories import (
+    drain,
+    lose_tasks,
+    make_due,
+    make_match,
+    play,
+    play_to_end,
+    seat_of,
+    wait_for,
+)
 
 pytestmark = pytest.mark.worker
-
-
-def drain(marker_player) -> None:
-    """Wait until the worker has run every task sent so far to the default queue (it runs
-    them in order).
-
-    Tasks those tasks send are queued behind the marker: drain again to wait for them.
-    """
-    PlayerStats.objects.filter(player=marker_player).delete()
-    # The marker goes to the default queue, behind the tasks to wait for (its own is the slow one)
-    refresh_player_stats.apply_async((marker_player.pk,), queue=queue.queue_names()[0])
-    wait_for(lambda: PlayerStats.objects.filter(player=marker_player).exists())
 
 
 def test_the_sweep_expires_a_due_seat_and_the_match_advances(celery_worker, alice, bob):
@@ -115,13 +111,6 @@ def test_the_sweep_sends_a_due_reminder_once(celery_worker, alice, bob):
     drain(bob)
     drain(bob)
     assert len(mail.outbox) == 1
-
-
-def lose_tasks(monkeypatch) -> list:
-    """From now on, tasks sent after a commit are lost on their way to the broker."""
-    lost = []
-    monkeypatch.setattr(queue, "send_now", lambda task, *args: lost.append(task))
-    return lost
 
 
 def test_a_rating_task_that_was_never_sent_is_applied_by_the_sweep_once(

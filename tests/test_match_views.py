@@ -11,8 +11,8 @@ from django.urls import reverse
 from games import services
 from games.models import Match, Move, Notification, Profile, Seat
 from games.nmbr9 import deal
-from tests.test_match_services import form_for
-from tests.test_match_services import make_match as started_match
+from tests.factories import form_for, normalised
+from tests.factories import make_match as started_match
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -224,16 +224,6 @@ def seeds_sharing_the_first_card() -> tuple[int, int]:
         if other != seed and deal(other)[0][1] != cards[1]:
             return other, seed
     raise AssertionError("no such seeds")
-
-
-def normalised(html: str, match: Match) -> str:
-    html = html.replace(f"/game/{match.pk}/", "/game/N/")
-    html = re.sub(rf"#{match.pk}(?![0-9a-f])", "#N", html)  # "Match #9", not a colour #9a6e3c
-    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
-    html = re.sub(r'"x-csrftoken": "[^"]+"', "", html)
-    html = re.sub(r'nonce="[^"]+"', "", html)
-    html = html.replace(f'data-match="{match.pk}"', 'data-match="N"')
-    return re.sub(r"<time[^>]*>.*?</time>", "<time/>", html)
 
 
 def test_no_response_reveals_the_card_order(client, alice, bob):

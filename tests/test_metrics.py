@@ -18,10 +18,7 @@ from games.infra import notifications, queue
 from games.models import Heartbeat, Seat
 from games.tasks import sweep
 from nmbr9site.env import env_networks
-from tests.test_health import closed_port
-from tests.test_match_services import make_match, play, seat_of
-from tests.test_settings import manage
-from tests.test_tasks import wait_for
+from tests.factories import closed_port, make_match, manage, play, seat_of, wait_for
 
 TOKEN = "a-token-of-twenty-chars"
 

@@ -15,9 +15,7 @@ from games.nmbr9.policy import fallback_turn
 from games.nmbr9.turn import Build, Fill, Move, Place
 from games.nmbr9.views import Logged
 from games.web.nmbr9.words import Said, StepWords
-from tests.test_match_services import make_match
-from tests.test_plusplus_site import a_turn_moving, state
-from tests.test_replay import replay_steps
+from tests.factories import a_turn_moving, make_match, replay_steps, state
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +41,7 @@ def made(match, user) -> int:
     return record.made_by(record.seat_of(user))
 
 
-def play(match, user, turn) -> None:
+def play_turn(match, user, turn) -> None:
     services.play(match.pk, user, str(turn), made(match, user))
 
 
@@ -131,7 +129,7 @@ def test_every_step_of_a_turn_is_logged_in_words_with_its_notation(client, alice
             for step, level in zip(turn.steps, levels(game, index, turn), strict=True):
                 words = words_of(user.username, number, step, level)
                 expected.append((round, index, str(step), words))
-            play(match, user, turn)
+            play_turn(match, user, turn)
             if index == 0:
                 # alice has played this round, bob not yet: bob sees none of her turn
                 assert not [e for e in log_of(client, match, bob) if e[0] == f"Round {round}"]
@@ -148,8 +146,8 @@ def test_the_log_and_the_replay_of_a_2_of_3_match_with_a_reserved_tile(client, a
     match = make_match(alice, bob, variant="two_of_three", specials=["reserve"])
     reserved = state(match).current_number(0)
     services.commit(match.pk, alice, "build", 0)
-    play(match, alice, "reserve")
-    play(match, bob, "reject")
+    play_turn(match, alice, "reserve")
+    play_turn(match, bob, "reject")
     reserve = (1, 0, "reserve", f"alice reserved the {reserved}.")
     secret = (1, 0, "reserve", "alice reserved a tile.")
     reject = (1, 1, "reject", f"bob rejected the {reserved}.")
@@ -169,14 +167,14 @@ def test_the_log_and_the_replay_of_a_2_of_3_match_with_a_reserved_tile(client, a
         for step, level in zip(turn.steps, levels(game, 0, turn), strict=True)
     ]
     services.commit(match.pk, alice, "build", made(match, alice))
-    play(match, alice, turn)
+    play_turn(match, alice, turn)
     bobs = [reject]
     for _ in range(2):
         game = state(match)
         bob_turn, card = fallback_turn(game, 1), game.current_number(1)
         (level,) = levels(game, 1, bob_turn)
         bobs.append((1, 1, str(bob_turn), words_of("bob", card, bob_turn.steps[0], level)))
-        play(match, bob, bob_turn)
+        play_turn(match, bob, bob_turn)
     forced = (1, 0, "", f"alice had to reject the {card} (one card of three is rejected).")
     assert log_of(client, match, alice) == newest_first([reserve, *alices, forced, *bobs])
     assert log_of(client, match, bob) == newest_first([secret, *alices, forced, *bobs])
@@ -189,7 +187,7 @@ def test_the_log_and_the_replay_of_a_2_of_3_match_with_a_reserved_tile(client, a
                 continue
             if decision.may_reject:
                 services.commit(match.pk, user, "build", made(match, user))
-            play(match, user, fallback_turn(game, index, reject=False))
+            play_turn(match, user, fallback_turn(game, index, reject=False))
     # The replay's steps of round 1 are the log's, in the order they were played.
     replay = replay_steps(client.get(reverse("replay", args=[match.pk]), {"round": 1}).text)
     assert [(n, html.unescape(w)) for n, w in replay["alice"]] == [
@@ -203,12 +201,12 @@ def test_the_log_and_the_replay_of_a_2_of_3_match_with_a_reserved_tile(client, a
 def test_in_free_pace_the_log_tells_nothing_beyond_the_viewers_own_round(client, alice, bob):
     match = make_match(alice, bob, pace="free", variant="two_of_three")
     card = state(match).current_number(0)
-    play(match, alice, "reject")
+    play_turn(match, alice, "reject")
     for _ in range(2):  # the second and third cards must be built
-        play(match, alice, fallback_turn(state(match), 0))
+        play_turn(match, alice, fallback_turn(state(match), 0))
     assert len(log_of(client, match, alice)) == 3
     assert log_of(client, match, bob) == []
-    play(match, bob, "reject")
+    play_turn(match, bob, "reject")
     assert log_of(client, match, bob) == [
         ("Round 1", f"bob rejected the {card}.", "reject"),
         ("Round 1", f"alice rejected the {card}.", "reject"),
@@ -218,12 +216,12 @@ def test_in_free_pace_the_log_tells_nothing_beyond_the_viewers_own_round(client,
 def test_the_log_reads_in_german(client, alice, bob):
     match = make_match(alice, bob, fillers=True, specials=["black", "one"])
     game = state(match)
-    play(match, alice, with_filler(game, 0, "F1"))
-    play(match, bob, fallback_turn(game, 1))
+    play_turn(match, alice, with_filler(game, 0, "F1"))
+    play_turn(match, bob, fallback_turn(game, 1))
     game = state(match)
     black, bobs = using(game, 0, "black"), fallback_turn(game, 1)
-    play(match, alice, black)
-    play(match, bob, bobs)
+    play_turn(match, alice, black)
+    play_turn(match, bob, bobs)
     log = log_of(client, match, bob, "de")
     words = [w for _, w, _ in log]
     filler = r"alice hat den Lückenfüller F1 auf Ebene \d gelegt\."

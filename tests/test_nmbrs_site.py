@@ -14,42 +14,14 @@ from games.models import Match, Move, RatingChange
 from games.nmbrs.policy import choose
 from games.nmbrs.preview import needs, plays
 from games.nmbrs.view import view
+from tests.factories import nmbrs_match, play_to_the_end, post, state
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def nmbrs_match(creator, *others, target=100, rated=True, **options):
-    match = services.create_match(
-        creator,
-        game="nmbrs",
-        players=1 + len(others),
-        time_control="1d",
-        rated=rated,
-        options={"target": target, **options},
-        invite=[u.username for u in others],
-        seed=11,
-    )
-    for user in others:
-        services.join(match.pk, user)
-    match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE
-    return match
-
-
-def state(match):
-    match.refresh_from_db()
-    return services.load(match).state
 
 
 def move_forms(html: str) -> dict[str, str]:
     """The move each form on the page posts, by its text."""
     return {unescape(m): m for m in re.findall(r'name="move" value="([^"]*)"', html)}
-
-
-def post(client, match, text: str):
-    """What the page's form posts: the move, and how many moves its player had made."""
-    ply = Move.objects.filter(match=match, seat__player_id=client.session["_auth_user_id"]).count()
-    return client.post(reverse("play", args=[match.pk]), {"move": text, "ply": ply})
 
 
 def test_the_new_match_form_offers_nmbrs_with_its_options(client, alice, bob):
@@ -239,21 +211,6 @@ def test_the_hand_sorts_by_colour(client, alice, bob):
     assert sorted(by_number) == sorted(by_colour) and "Sort by number" in page
     colours = re.findall(r'class="nmbrs-card colour-(\w+)', page.split('class="hand"')[1])
     assert colours == sorted(colours, key=["red", "green", "blue", "orange"].index)
-
-
-def play_to_the_end(client, match, users, limit=3000) -> None:
-    """Every move through a post as the page's player, each the policy's choice."""
-    for _ in range(limit):
-        game = state(match)
-        if game.over:
-            return
-        player = game.to_move
-        client.force_login(users[player])
-        assert (
-            post(client, match, str(services.load(match).rules.auto_move(game, player))).status_code
-            == 302
-        )
-    raise AssertionError("the match did not end")
 
 
 @pytest.mark.django_db(transaction=True)

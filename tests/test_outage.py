@@ -15,8 +15,7 @@ from games.models import Match, PlayerStats, RatingChange, Seat
 from games.tasks import refresh_player_stats, sweep
 from nmbr9site import processes
 from nmbr9site.celery import app
-from tests.test_match_services import form_for, make_due, make_match, play, seat_of
-from tests.test_tasks import wait_for
+from tests.factories import form_for, make_due, make_match, play, seat_of, wait_for
 
 pytestmark = pytest.mark.worker
 

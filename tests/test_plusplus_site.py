@@ -1,9 +1,7 @@
 """NMBR 9 ++ on the site: choosing modules and variants, composing a turn step by step,
 confirming it all at once, and playing games to the end through the pages."""
 
-import copy
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -16,41 +14,18 @@ from games.nmbr9.rules import RULES
 from games.nmbr9.turn import Place, Reject
 from games.services import MoveRefused
 from games.web.nmbr9.svg import board_svg
-from tests.test_match_services import make_due, make_match
-from tests.test_replay import replay_steps
+from tests.factories import (
+    Forms,
+    a_turn_moving,
+    make_due,
+    make_match,
+    replay_steps,
+    start_solo,
+    state,
+)
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-class Forms(HTMLParser):
-    """The forms of a page: action, hidden and visible fields, and data-* of the button."""
-
-    def __init__(self, html: str):
-        super().__init__()
-        self.forms: list[dict] = []
-        self._form: dict | None = None
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self._form = {"action": a.get("action", ""), "fields": {}, "buttons": []}
-            self.forms.append(self._form)
-        elif tag == "input" and self._form is not None and a.get("name"):
-            self._form["fields"][a["name"]] = a.get("value", "")
-        elif tag == "button" and self._form is not None:
-            self._form["buttons"].append(a)
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._form = None
-
-    def find(self, marker: str) -> dict:
-        for form in self.forms:
-            if any(marker in button for button in form["buttons"]):
-                return form
-        raise AssertionError(f"no form with a button {marker}")
 
 
 def links(html: str, attribute: str) -> dict[str, str]:
@@ -63,18 +38,6 @@ def confirm(client, match, html: str, marker: str = "data-key", **extra):
     """Submit the form of the button carrying ``marker`` as the page would."""
     form = Forms(html).find(marker)
     return client.post(form["action"], form["fields"], **extra)
-
-
-def state(match):
-    return services.load(match).state
-
-
-def start_solo(client, user, **options):
-    client.force_login(user)
-    data = {"pace": "rounds", "removed": "0", **options}
-    response = client.post(reverse("new_solo"), data)
-    assert response.status_code == 302, response.text
-    return Match.objects.latest("id")
 
 
 def test_the_solo_form_offers_every_module_and_variant(client, alice):
@@ -322,24 +285,6 @@ def test_a_reserved_tile_is_set_aside_then_built_in_a_later_turn(client, alice):
     text = Move.objects.filter(match=match).order_by("-ply").first().text
     assert text.startswith("place ") and f"; build {number}@" in text
     assert state(match).view(0).reserved is None
-
-
-def a_turn_moving(game, player: int, tile):
-    """A turn of ``player`` that moves ``tile`` elsewhere and then places the card's tile."""
-    number = game.current_number(player)
-    board = game.board(player).copy()
-    board.remove(tile)
-    for target in board.legal_placements(tile.number):
-        if (target.x, target.y, target.rotation) == (tile.x, tile.y, tile.rotation):
-            continue
-        moved = board.copy()
-        moved.place(target)
-        for place in moved.legal_placements(number):
-            turn = Turn.parse(f"move {tile} to {target}; place {place}")
-            trial = copy.deepcopy(game)
-            trial.play(player, turn)
-            return turn, target
-    raise AssertionError("no move turn found")
 
 
 def test_the_replay_shows_a_moved_tile_where_it_lay_before_it_was_moved(client, alice):

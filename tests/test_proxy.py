@@ -22,9 +22,16 @@ from django.conf import settings
 from django.urls import reverse
 
 from nmbr9site import processes
-from tests.test_live import Stream, page_version, session_of
-from tests.test_match_services import form_for, make_match, play, seat_of
-from tests.test_run_script import assert_limited_by_its_own_address
+from tests.factories import (
+    Stream,
+    assert_limited_by_its_own_address,
+    form_for,
+    make_match,
+    page_version,
+    play,
+    seat_of,
+    session_of,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

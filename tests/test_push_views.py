@@ -16,8 +16,8 @@ from django.urls import reverse
 from games.models import Profile, PushSubscription
 from games.services.features import closing, export, push_devices
 from games.views.pushes import device_name
+from tests.factories import manage
 from tests.pushservice import Device
-from tests.test_settings import manage
 
 pytestmark = pytest.mark.django_db
 

@@ -22,10 +22,8 @@ from games.models import Match, Profile, PushMessage, PushSubscription, Seat
 from games.services.features import push_devices, puzzles
 from games.services.match import lobby
 from games.tasks import sweep
+from tests.factories import drain, lose_tasks, make_match, play, play_to_end, seat_of, wait_for
 from tests.pushservice import Device, PushService, certificate
-from tests.test_match_services import make_match, play, play_to_end, seat_of
-from tests.test_match_tasks import drain, lose_tasks
-from tests.test_tasks import wait_for
 
 CHROME_ON_ANDROID = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "

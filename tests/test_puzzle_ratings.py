@@ -3,7 +3,7 @@ ended, is a game between the player and the puzzle, scored against par; both rat
 once, from the sweep if the task is lost. The daily is drawn by predicted rating; the lists
 and the profile show them."""
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -13,11 +13,14 @@ from games.infra.sweep import unweighed_attempts
 from games.models import Match, Puzzle, Rating, RatingChange, Seat
 from games.registry import puzzle_game
 from games.services.features import puzzles
-from games.services.match.finish import count_for_the_day
 from games.tasks import sweep
-from tests.test_match_services import play_to_end
-from tests.test_puzzles import finish, make_puzzles
-from tests.test_tasks import wait_for
+from tests.factories import (
+    counted_on_its_day,
+    finish,
+    make_puzzles,
+    start_solo_and_finish,
+    wait_for,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,30 +28,6 @@ pytestmark = pytest.mark.django_db
 def attempt(player, puzzle: Puzzle) -> Seat:
     match = puzzles.start_puzzle(player, puzzle)
     return finish(match, player)
-
-
-def start_solo_and_finish(player, seed: int = 12) -> Seat:
-    match = services.start_solo(player, seed=seed)
-    play_to_end(match, [player])
-    return match.seats.get()
-
-
-def counted_on_its_day(player, puzzle: Puzzle, score: int) -> bool:
-    """An attempt at ``puzzle`` played on its day (set in the database), finished and
-    counted for that day by the service that counts them."""
-    puzzle = Puzzle.objects.get(pk=puzzle.pk)
-    on_the_day = datetime.combine(puzzle.daily_on, time(12), UTC)
-    match = Match.objects.create(
-        kind=Match.Kind.PUZZLE,
-        seed=1,
-        created_by=player,
-        daily=True,
-        puzzle=puzzle,
-        status=Match.Status.FINISHED,
-        started=on_the_day,
-        finished=on_the_day + timedelta(seconds=60),
-    )
-    return count_for_the_day(match, player.pk, score)
 
 
 def solving(player) -> Rating:

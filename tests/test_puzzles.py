@@ -15,34 +15,15 @@ from games import services
 from games.infra import limits
 from games.models import ChallengeOffer, DailyResult, Match, Move, Puzzle, Rating, Seat
 from games.nmbr9 import Placement, deal
-from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import best_par
 from games.nmbr9.puzzle import puzzle as puzzle_deal
 from games.registry import puzzle_game, puzzle_rules
 from games.services import MoveRefused
 from games.services.features import puzzles
 from games.tasks import publish_daily
-from tests.test_match_tasks import lose_tasks
-from tests.test_match_views import normalised
-from tests.test_tasks import wait_for
+from tests.factories import finish, lose_tasks, make_puzzles, normalised, wait_for
 
 pytestmark = pytest.mark.django_db
-
-
-def make_puzzles(*seeds: int) -> list[Puzzle]:
-    return [Puzzle.objects.create(seed=s, start=str(puzzle_deal(s).start)) for s in seeds]
-
-
-def finish(match, player) -> Seat:
-    """Play the policy's placements until the player's puzzle or challenge is over."""
-    while True:
-        seat = Seat.objects.get(match=match, player=player)
-        game = services.load(match).state
-        number = game.current_number(seat.index)
-        if number is None:
-            return seat
-        p = choose(game.board(seat.index), number)
-        services.play(match.pk, player, f"place {p}", Move.objects.filter(seat=seat).count())
 
 
 def test_the_command_makes_puzzles_with_a_progress_bar():

@@ -12,7 +12,7 @@ from games import services
 from games.models import Match
 from games.nmbr9.policy import fallback_turn
 from games.services.features import puzzles
-from tests.test_match_services import make_match, play_to_end
+from tests.factories import make_match, play_to_end, replay_steps
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HOUR = timedelta(hours=1)
@@ -96,7 +96,7 @@ def test_the_chart_gives_every_players_score_after_every_round(client, alice, bo
 
 
 def test_a_puzzles_chart_has_the_par_game_beside_the_player(client, alice):
-    from tests.test_puzzles import finish, make_puzzles
+    from tests.factories import finish, make_puzzles
 
     (p,) = make_puzzles(8)
     puzzles.compute_par(p.pk)
@@ -112,7 +112,7 @@ def test_a_puzzles_chart_has_the_par_game_beside_the_player(client, alice):
 
 
 def test_an_nmbrs_replay_steps_the_same_way(client, alice, bob):
-    from tests.test_nmbrs_site import nmbrs_match, play_to_the_end
+    from tests.factories import nmbrs_match, play_to_the_end
 
     match = nmbrs_match(alice, bob, target=60)
     play_to_the_end(client, match, [alice, bob])
@@ -224,13 +224,6 @@ def test_the_start_of_the_rating_chart_is_a_point_of_its_own():
     assert re.findall(r"data-rating-point><title>([^<]+)<", svg) == [
         "1516 after the match of 03/01/2026"
     ]
-
-
-def replay_steps(page: str) -> dict[str, list[tuple[str, str]]]:
-    """Each player's steps in the round a replay shows: (notation on hover, words)."""
-    turns = dict(re.findall(r'data-replay-turns="(\w+)">(.*?)</li>', page))
-    step = re.compile(r'<span(?: title="([^"]*)" data-notation)? data-replay-step>(.*?)</span>')
-    return {name: step.findall(html) for name, html in turns.items()}
 
 
 def two_of_three_to_end(alice, bob):

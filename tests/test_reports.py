@@ -11,8 +11,7 @@ from django.utils import timezone
 
 from games.models import ChatBan, ChatMessage, Report
 from games.services.features import chat_rooms, reports
-from tests.test_chat import HTMX, open_match, say
-from tests.test_match_services import make_match
+from tests.factories import HTMX, make_match, open_match, say
 
 pytestmark = pytest.mark.django_db
 QUEUE = "admin:games_report_changelist"

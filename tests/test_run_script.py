@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from nmbr9site.processes import free_port
+from tests.factories import assert_limited_by_its_own_address
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +40,8 @@ def status(url: str) -> int | None:
         return None
 
 
-def wait_for(what, seconds: float, log: Path) -> None:
+def wait_until(what, seconds: float, log: Path) -> None:
+    """Until ``what()`` holds; after ``seconds``, fail with the site's output so far."""
     deadline = time.monotonic() + seconds
     while not what():
         if time.monotonic() > deadline:
@@ -47,7 +49,7 @@ def wait_for(what, seconds: float, log: Path) -> None:
         time.sleep(0.2)
 
 
-def refused(port: int) -> bool:
+def connection_refused(port: int) -> bool:
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) != 0
 
@@ -76,7 +78,7 @@ def start_site(tmp_path) -> tuple[subprocess.Popen, str, Path]:
         signal.signal(signal.SIGINT, interrupt)
     site = f"http://127.0.0.1:{port}"
     try:
-        wait_for(lambda: status(f"{site}/") == 200, START_SECONDS, log)
+        wait_until(lambda: status(f"{site}/") == 200, START_SECONDS, log)
     except BaseException:
         stop_site(run)
         raise
@@ -130,11 +132,11 @@ def test_a_celery_worker_or_beat_that_exits_is_started_again_and_said_so(tmp_pat
     run, site, log = start_site(tmp_path)
     try:
         for role in ("worker", "slow", "beat"):
-            wait_for(lambda role=role: celery_process(run, role), START_SECONDS, log)
+            wait_until(lambda role=role: celery_process(run, role), START_SECONDS, log)
         for role in ("worker", "slow", "beat"):
             pid = celery_process(run, role)
             os.kill(pid, signal.SIGKILL)
-            wait_for(
+            wait_until(
                 lambda role=role, pid=pid: celery_process(run, role) not in (None, pid),
                 START_SECONDS,
                 log,
@@ -145,7 +147,7 @@ def test_a_celery_worker_or_beat_that_exits_is_started_again_and_said_so(tmp_pat
         assert run.poll() is None and status(f"{site}/") == 200
         # The restarted worker does the work: a new daily puzzle's par is searched.
         assert status(f"{site}/daily/") == 200
-        wait_for(lambda: "compute_par[" in log.read_text(), START_SECONDS, log)
+        wait_until(lambda: "compute_par[" in log.read_text(), START_SECONDS, log)
     finally:
         stop_site(run)
 
@@ -156,7 +158,7 @@ def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path):
         # The daily puzzle is published and its par computed: the slow worker is busy when
         # the Ctrl-C comes, and the tasks it is running still talk to Redis.
         assert status(f"{site}/daily/") == 200
-        wait_for(lambda: "compute_par[" in log.read_text(), START_SECONDS, log)
+        wait_until(lambda: "compute_par[" in log.read_text(), START_SECONDS, log)
         redis = int(re.search(r"Starting Redis \(.*\) on 127\.0\.0\.1:(\d+)", log.read_text())[1])
 
         os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C does
@@ -168,7 +170,7 @@ def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path):
     said = log.read_text()
     assert code == 130, said
     assert "Traceback" not in said and "ERROR/" not in said, said
-    assert refused(urllib.parse.urlsplit(site).port) and refused(redis)
+    assert connection_refused(urllib.parse.urlsplit(site).port) and connection_refused(redis)
 
 
 def test_the_site_is_served_by_the_asgi_server_with_its_live_streams(tmp_path):
@@ -182,38 +184,3 @@ def test_the_site_is_served_by_the_asgi_server_with_its_live_streams(tmp_path):
         assert_limited_by_its_own_address(site)
     finally:
         stop_site(run)
-
-
-def assert_limited_by_its_own_address(site: str) -> None:
-    """A client that writes X-Forwarded-For itself is still counted by the address it comes
-    from (30 guest games an hour): the web server takes no forwarded header on its own
-    (uvicorn's default for 127.0.0.1), only the site does, behind its proxy
-    (BEHIND_TLS_PROXY, the last address nginx appended)."""
-    from http.cookiejar import CookieJar
-
-    from django.urls import reverse
-
-    jar = CookieJar()
-    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    browser.open(f"{site}/", timeout=5).read()
-    answers = []
-    for i in range(31):
-        # signing the guest in gives a new token
-        token = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
-        request = urllib.request.Request(
-            f"{site}{reverse('new_solo')}",
-            data=b"",
-            headers={
-                "X-CSRFToken": token,
-                "Referer": f"{site}/",
-                "X-Forwarded-For": f"203.0.113.{i}",
-                "X-Real-IP": f"203.0.113.{i}",
-                "Forwarded": f"for=203.0.113.{i}",
-            },
-        )
-        try:
-            with browser.open(request, timeout=10) as answer:
-                answers.append(answer.status)
-        except urllib.error.HTTPError as error:
-            answers.append(error.code)
-    assert answers == [200] * 30 + [429], answers

@@ -19,18 +19,20 @@ from games.nmbr9 import Board
 from games.nmbr9.game import DECKS
 from games.services.features import puzzles
 from games.web.nmbr9.svg import board_svg
-from tests.test_match_services import game_of, make_match, play, seat_of
-from tests.test_puzzles import finish, make_puzzles
+from tests.factories import (
+    challenge,
+    finish,
+    game_of,
+    hidden,
+    make_match,
+    make_puzzles,
+    play,
+    seat_of,
+    todays_daily,
+)
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def todays_daily() -> Puzzle:
-    (puzzle,) = make_puzzles(4242)
-    Puzzle.objects.filter(pk=puzzle.pk).update(daily_on=puzzles.today(), par=80)
-    puzzle.refresh_from_db()
-    return puzzle
 
 
 def finished_daily_of(player) -> Match:
@@ -39,10 +41,6 @@ def finished_daily_of(player) -> Match:
     match.refresh_from_db()
     assert match.is_finished and DailyResult.objects.filter(match=match).exists()
     return match
-
-
-def hidden(response) -> bool:
-    return response.status_code == 403 and "data-hidden" in response.text
 
 
 # ------------------------------------------------------------------ the daily puzzle
@@ -155,14 +153,6 @@ def test_one_unfinished_daily_attempt_per_player(alice):
 
 
 # ------------------------------------------------------------------ challenges
-
-
-def challenge(alice, bob) -> Match:
-    make_puzzles(601, 602, 603)
-    offer = puzzles.offer_challenge(
-        alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
-    )
-    return puzzles.pick_challenge(offer.pk, alice, offer.first_id)
 
 
 def test_practising_a_challenges_puzzle_is_refused_until_your_game_in_it_is_over(
@@ -542,7 +532,7 @@ def test_rounds_pace_spectators_see_the_card_showing_and_never_the_next(
 def test_nmbrs_spectators_never_see_a_card_of_a_hand_or_of_the_deck(
     client, alice, bob, carol, language
 ):
-    from tests.test_nmbrs_site import nmbrs_match
+    from tests.factories import nmbrs_match
 
     match = nmbrs_match(alice, bob)
     users = {0: alice, 1: bob}

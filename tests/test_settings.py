@@ -1,14 +1,8 @@
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from nmbr9site.env import env_bool, env_domains, env_int, env_list, env_str, env_url
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.factories import manage
 
 
 @pytest.mark.parametrize("raw,expected", [("1", True), ("yes", True), ("off", False), ("", False)])
@@ -69,20 +63,6 @@ def test_env_domains_refuses_what_is_no_host_name(monkeypatch, raw):
     monkeypatch.setenv("X_DOMAINS", raw)
     with pytest.raises(ImproperlyConfigured, match="X_DOMAINS"):
         env_domains("X_DOMAINS", [])
-
-
-def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    unset = ("SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "SITE_URL")
-    environment = {k: v for k, v in os.environ.items() if k not in unset}
-    environment.update(env)
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_secret_key_is_required_without_debug():

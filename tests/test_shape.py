@@ -1,5 +1,6 @@
 """The shape of the code base: modules a reader can hold in mind, and a short README."""
 
+import re
 from pathlib import Path
 
 import games
@@ -23,3 +24,16 @@ def test_no_module_outside_the_engines_core_is_over_500_lines():
 
 def test_the_readme_is_short():
     assert len((ROOT.parent / "README.md").read_text().splitlines()) < 250
+
+
+def test_no_test_module_takes_helpers_from_another():
+    """Helpers live in tests/factories.py (and the browser tests' in tests/browser/pages.py),
+    so a test module can be read, moved or deleted alone."""
+    tests = ROOT.parent / "tests"
+    taken = sorted(
+        f"{path.relative_to(tests)}: {line.strip()}"
+        for path in tests.rglob("*.py")
+        for line in path.read_text().splitlines()
+        if re.match(r"\s*from tests\.(?:\w+\.)*(?:test_\w+|conftest) import", line)
+    )
+    assert taken == []

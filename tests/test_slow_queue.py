@@ -13,9 +13,7 @@ from games.services.features import puzzles
 from games.tasks import compute_par, expire_seats, refresh_player_stats, sweep
 from nmbr9site import processes
 from nmbr9site.celery import app
-from tests.conftest import TIMED_SENDS
-from tests.test_match_services import make_due, make_match, play, seat_of
-from tests.test_tasks import wait_for
+from tests.factories import TIMED_SENDS, make_due, make_match, play, seat_of, wait_for
 
 #: How often beat sends the sweep: an overdue seat is expired within one period.
 SWEEP_SECONDS = app.conf.beat_schedule["sweep"]["schedule"]

@@ -8,19 +8,9 @@ from django.urls import reverse
 from games import services
 from games.models import PlayerStats
 from games.tasks import refresh_player_stats
-from tests.test_match_services import form_for
+from tests.factories import form_for, wait_for
 
 pytestmark = pytest.mark.worker
-
-
-def wait_for(predicate, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("the worker did not do it in time")
 
 
 def test_finishing_a_game_updates_stats_through_the_worker(celery_worker, client, alice):

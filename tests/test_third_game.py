@@ -40,7 +40,7 @@ def ply_of(user, match) -> int:
     return Move.objects.filter(match=match, seat__player=user).count()
 
 
-def play(client, user, match) -> None:
+def press_a_step(client, user, match) -> None:
     """``user`` looks at the match page and presses its first button."""
     client.force_login(user)
     page = client.get(match.get_absolute_url())
@@ -116,7 +116,7 @@ def test_two_players_create_join_play_rate_replay_and_a_spectator_watches(
                 reverse("play", args=[match.pk]), {"move": "add 1", "ply": ply_of(other, match)}
             )
             assert refused.status_code == 400 and "It is not your turn." in refused.text
-        play(client, players[to_move.index], match)
+        press_a_step(client, players[to_move.index], match)
     assert match.status == Match.Status.FINISHED and first.status == Match.Status.ACTIVE
     winner = Seat.objects.get(match=match, rank=1)
     assert winner.score == 1
@@ -155,7 +155,7 @@ def test_a_player_plays_the_strong_bot_to_the_end(race21, client, alice):
         if bot.bot_due is not None:
             assert bot_moves.play_bots(match.pk) >= 1
         else:
-            play(client, alice, match)
+            press_a_step(client, alice, match)
     assert match.status == Match.Status.FINISHED
     assert Move.objects.filter(match=match, seat=bot).exists()
     home = client.get(reverse("home")).text

@@ -11,7 +11,7 @@ from games import services
 from games.models import Match, Move
 from games.nmbr9.rules import RULES
 from games.services.match import commitments
-from tests.test_plusplus_site import Forms, start_solo, state
+from tests.factories import Forms, start_solo, state
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from games import services
 from games.models import Match, Move, Notification, Seat
 from games.services.features import chat_rooms
 from games.services.match import bus, unit
-from tests.test_match_services import make_match, play, seat_of
+from tests.factories import make_match, play, seat_of
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -378,7 +378,7 @@ def _read_and_move(client, match, user) -> tuple[int, int, int]:
     """The queries of the page, a preview and a placement of ``user`` in ``match``."""
     from django.urls import reverse
 
-    from tests.test_match_services import form_for
+    from tests.factories import form_for
 
     client.force_login(user)
     url = match.get_absolute_url()

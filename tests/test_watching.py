@@ -16,9 +16,16 @@ from games.infra import events
 from games.models import Match, Move
 from games.services.features import puzzles, watching
 from games.services.match import versions, visibility
-from tests.test_live import Channels, Stream, page_version, session_of
-from tests.test_match_services import make_match, play
-from tests.test_secrecy import challenge, todays_daily
+from tests.factories import (
+    Channels,
+    Stream,
+    challenge,
+    make_match,
+    page_version,
+    play,
+    session_of,
+    todays_daily,
+)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 TURN = {**HTMX, "HTTP_HX_TARGET": "turn"}
@@ -128,7 +135,7 @@ def test_a_spectator_and_a_visitor_watch_a_running_match_without_a_seat(
 
 
 def test_a_spectator_of_nmbrs_sees_the_table_and_whose_turn_it_is(client, alice, bob, carol):
-    from tests.test_nmbrs_site import nmbrs_match
+    from tests.factories import nmbrs_match
 
     match = nmbrs_match(alice, bob)
     for viewer in spectators(client, carol):

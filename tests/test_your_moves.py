@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from tests.test_match_services import make_match, play
+from tests.factories import make_match, play
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,8 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from games.infra import queue
-from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import fill_sign_up, log_in
-from tests.conftest import PASSWORD
+from tests.browser.pages import PHONE, fill_sign_up, log_in
+from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

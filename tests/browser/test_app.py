@@ -7,8 +7,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_replay import REPORT_VIOLATIONS
-from tests.conftest import CHROMIUM_FLAGS
+from tests.browser.pages import REPORT_VIOLATIONS
+from tests.factories import CHROMIUM_FLAGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Match
-from tests.browser.test_solo import ghost, log_in, solo_without_javascript, wait_ghost
-from tests.test_match_services import make_match
+from tests.browser.pages import ghost, log_in, solo_without_javascript, wait_ghost
+from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,8 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Move
-from tests.browser.test_match import log_in
-from tests.browser.test_solo import answered
+from tests.browser.pages import answered, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

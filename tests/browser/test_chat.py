@@ -8,9 +8,8 @@ from playwright.sync_api import expect
 
 from games.models import ChatBan, Report
 from games.services.features import chat_rooms
-from tests.browser.test_solo import answered, log_in
-from tests.conftest import PASSWORD
-from tests.test_match_services import make_match, play_to_end
+from tests.browser.pages import answered, log_in
+from tests.factories import PASSWORD, make_match, play_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

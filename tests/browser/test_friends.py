@@ -9,9 +9,8 @@ from playwright.sync_api import expect
 from games import services
 from games.models import InviteLink, Match
 from games.services.features import blocks, follows
-from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import log_in
-from tests.test_match_services import make_match
+from tests.browser.pages import PHONE, log_in
+from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,10 +8,8 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import DailyResult, Match
-from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import answered, fill_sign_up, log_in
-from tests.test_home import a_running_match
-from tests.test_secrecy import todays_daily
+from tests.browser.pages import PHONE, answered, fill_sign_up, log_in
+from tests.factories import a_running_match, todays_daily
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,9 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Profile
-from tests.browser.test_match import log_in
-from tests.conftest import PASSWORD
-from tests.test_match_services import make_match
+from tests.browser.pages import log_in
+from tests.factories import PASSWORD, make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -127,8 +126,7 @@ def english_on(page) -> dict[str, str]:
 def test_a_german_player_finds_no_english_in_a_solo_game_and_a_puzzle(
     open_browser, celery_worker, alice
 ):
-    from tests.browser.test_puzzles import play_out
-    from tests.browser.test_solo import answered
+    from tests.browser.pages import answered, play_out
 
     session = open_browser(locale="de-DE")
     page = session.page

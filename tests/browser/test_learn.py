@@ -14,8 +14,7 @@ from games.models import Match
 from games.nmbr9 import Board, Placement
 from games.web.nmbr9 import tutorial as nmbr9_tutorial
 from games.web.nmbrs import tutorial as nmbrs_tutorial
-from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import screen_point, wait_ghost
+from tests.browser.pages import PHONE, answered, screen_point, wait_ghost
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,25 +43,12 @@ def said(text, language: str) -> str:
         return str(text)
 
 
-def answered(page, action) -> None:
+def lesson_answered(page, action) -> None:
     """Do ``action`` and wait until its answer replaced the turn or the lesson and settled."""
-    page.evaluate(
-        """() => document.querySelectorAll("#turn, #learn")
-            .forEach(e => { e.dataset.stale = "yes"; })"""
-    )
-    with page.expect_response(lambda response: "/learn/" in response.url):
-        action()
-    page.wait_for_function(
-        """() => {
-            const fresh = [...document.querySelectorAll("#turn, #learn")]
-                .some(e => !e.dataset.stale);
-            const busy = ".htmx-request, .htmx-swapping, .htmx-settling";
-            return fresh && !document.querySelector(busy);
-        }"""
-    )
+    answered(page, action, areas="#turn, #learn", path="/learn/")
 
 
-def refused(session, error: str) -> None:
+def shows_refusal(session, error: str) -> None:
     """A wrong move was answered (with a 400, which the browser reports) and says ``error``."""
     expect(session.page.locator("#turn [role=alert]")).to_have_text(error)
     bad = [e for e in session.errors if "status of 400" in e]
@@ -96,7 +82,7 @@ class Nmbr9Player:
             w, h = target.size
             page.locator("svg[data-board='play']").scroll_into_view_if_needed()
             point = screen_point(page, target.x + (w - 1) // 2, target.y + (h - 1) // 2)
-            answered(page, lambda: page.mouse.click(*point))
+            lesson_answered(page, lambda: page.mouse.click(*point))
         else:
             while (x, y) != (target.x, target.y):
                 if x != target.x:
@@ -111,9 +97,9 @@ class Nmbr9Player:
     def press(self, control: str, key: str) -> None:
         page = self.page
         if key and not self.phone:
-            answered(page, lambda: page.keyboard.press(key))
+            lesson_answered(page, lambda: page.keyboard.press(key))
         else:
-            answered(page, lambda: page.locator(f'#turn [data-key="{control}"]').click())
+            lesson_answered(page, lambda: page.locator(f'#turn [data-key="{control}"]').click())
 
     def confirm(self) -> None:
         self.press("confirm", "Enter")
@@ -144,7 +130,7 @@ def test_a_visitor_plays_the_nmbr9_tutorial_through(open_browser, language, scre
     expect(page.locator("[data-spots]")).to_have_count(1)
     expect(page.locator("[data-verdict]")).to_have_text(words["not adjacent"])
     player.confirm()
-    refused(session, words["not adjacent"])
+    shows_refusal(session, words["not adjacent"])
     expect(page.locator("#learn")).to_have_attribute("data-step", "2")
     first = Placement.parse("9@0,0r0")
     assert player.ghost() == (4, 0, 0)
@@ -167,7 +153,7 @@ def test_a_visitor_plays_the_nmbr9_tutorial_through(open_browser, language, scre
     )
     player.to(beside)
     player.confirm()
-    refused(session, said(lessons[2].instead, language))
+    shows_refusal(session, said(lessons[2].instead, language))
     expect(page.locator("#learn")).to_have_attribute("data-step", "3")
     bridging = on_top.moved(on_top.x, on_top.y + 1)
     assert board.reason(bridging).startswith("gap")
@@ -214,7 +200,7 @@ def test_a_visitor_plays_the_nmbr9_tutorial_through(open_browser, language, scre
 
 
 def pick(page, card: str) -> None:
-    answered(page, lambda: page.locator(f'#turn [data-pick="{card}"]').click())
+    lesson_answered(page, lambda: page.locator(f'#turn [data-pick="{card}"]').click())
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -233,12 +219,12 @@ def test_a_visitor_plays_the_nmbrs_tutorial_through(open_browser, language, scre
     expect(page.locator("[data-lesson]")).to_have_text(said(lessons[0].says, language))
 
     # 1. Passing the discard is legal, but the step takes it.
-    answered(page, lambda: page.locator('[data-move="pass"]').click())
-    refused(session, said(lessons[0].instead, language))
+    lesson_answered(page, lambda: page.locator('[data-move="pass"]').click())
+    shows_refusal(session, said(lessons[0].instead, language))
     expect(step).to_have_attribute("data-step", "1")
     take = page.locator('[data-move="take"]')
     expect(take).to_have_class(re.compile(r"\blearn-target\b"))
-    answered(page, lambda: take.click())
+    lesson_answered(page, lambda: take.click())
     expect(step).to_have_attribute("data-step", "2")
 
     # 2. The cards to select are marked; a discard is not the lesson; a play written out
@@ -246,24 +232,24 @@ def test_a_visitor_plays_the_nmbrs_tutorial_through(open_browser, language, scre
     marked = page.locator("#turn .pick.learn-target")
     expect(marked).to_have_count(3)
     pick(page, "35")
-    answered(page, lambda: page.locator('[data-move="discard"]').click())
-    refused(session, said(lessons[1].instead, language))
+    lesson_answered(page, lambda: page.locator('[data-move="discard"]').click())
+    shows_refusal(session, said(lessons[1].instead, language))
     page.locator("details.write-play summary").click()
     page.fill('input[name="attempt"]', "extend 1: 35")
-    answered(page, lambda: page.locator("details.write-play button[type=submit]").click())
+    lesson_answered(page, lambda: page.locator("details.write-play button[type=submit]").click())
     expect(page.locator("details.write-play [data-verdict]")).to_contain_text(words["lay first"])
     for card in ("12", "14", "16"):
         pick(page, card)
     lay = page.locator('[data-play="lay 12,14,16"] button')
     expect(lay).to_have_class(re.compile(r"\blearn-target\b"))
-    answered(page, lambda: lay.click())
+    lesson_answered(page, lambda: lay.click())
     expect(step).to_have_attribute("data-step", "3")
     expect(page.locator('[data-series="2"] .nmbrs-card')).to_have_count(3)
 
     # 3. A card added to series 1.
     expect(page.locator("[data-lesson]")).to_have_text(said(lessons[2].says, language))
     pick(page, "35")
-    answered(page, lambda: page.locator('[data-play="extend 1: 35"] button').click())
+    lesson_answered(page, lambda: page.locator('[data-play="extend 1: 35"] button').click())
     expect(step).to_have_attribute("data-step", "4")
     expect(page.locator('[data-series="1"] .nmbrs-card')).to_have_count(4)
 
@@ -271,7 +257,7 @@ def test_a_visitor_plays_the_nmbrs_tutorial_through(open_browser, language, scre
     pick(page, "88")
     discard = page.locator('[data-move="discard"]')
     expect(discard).to_have_class(re.compile(r"\blearn-target\b"))
-    answered(page, lambda: discard.click())
+    lesson_answered(page, lambda: discard.click())
     expect(page.locator("[data-learned]")).to_be_visible()
     expect(page.locator("[data-discard] .nmbrs-card")).to_have_attribute("data-card", "88")
     expect(page.locator("[data-score]")).to_have_text("54")

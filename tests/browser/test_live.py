@@ -5,27 +5,10 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from tests.browser.test_solo import answered, log_in
-from tests.test_match_services import make_match, play
-from tests.test_nmbrs_site import nmbrs_match, state
+from tests.browser.pages import answered, following, log_in, still_the_same_page
+from tests.factories import make_match, nmbrs_match, play, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def following(session, path: str):
-    """The page at ``path``, once its live stream is open, with a note that is lost if the
-    page is loaded again, and a count of the polls it sends."""
-    page = session.page
-    polls: list[str] = []
-    page.on("request", lambda request: "poll=" in request.url and polls.append(request.url))
-    session.goto(path)
-    expect(page.locator("html")).to_have_attribute("data-live", "open")
-    page.evaluate("() => { window.notReloaded = true; }")
-    return page, polls
-
-
-def still_the_same_page(page) -> bool:
-    return page.evaluate("() => window.notReloaded === true")
 
 
 def test_the_next_round_reaches_the_waiting_player_within_a_second(open_asgi_browser, alice, bob):

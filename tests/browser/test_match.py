@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Match, Seat
 from games.nmbr9.policy import choose
-from tests.browser.test_solo import answered, log_in
+from tests.browser.pages import answered, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -5,8 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Move
-from tests.browser.test_match import log_in
-from tests.test_match_services import make_match, play
+from tests.browser.pages import log_in
+from tests.factories import make_match, play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

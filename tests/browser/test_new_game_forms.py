@@ -6,8 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import log_in
+from tests.browser.pages import PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

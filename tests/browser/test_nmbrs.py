@@ -7,25 +7,17 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Match, Move
 from games.nmbrs.rules import RULES
 from games.web.nmbrs.adapter import NmbrsWeb
-from tests.browser.test_match import log_in
-from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import answered
-from tests.test_nmbrs_site import nmbrs_match
+from tests.browser.pages import PHONE, answered, log_in
+from tests.factories import nmbrs_match, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 #: A deal in which, after "pass" and "take", the fallback policy swaps a joker and the
 #: match ends quickly with a low target score (set for the test only).
 SEED, TARGET = 295, 55
-
-
-def state(match):
-    match.refresh_from_db()
-    return services.load(match).state
 
 
 def make(page, text: str) -> None:

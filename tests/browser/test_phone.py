@@ -6,12 +6,10 @@ from playwright.sync_api import expect
 
 from games import services
 from games.services.features import puzzles
-from tests.browser.test_match import log_in
-from tests.test_match_services import make_match, play_to_end
+from tests.browser.pages import PHONE, log_in
+from tests.factories import make_match, play_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def test_no_page_scrolls_sideways_on_a_phone(open_browser, alice, bob):

@@ -9,8 +9,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Match, Move
 from games.nmbr9 import Turn
-from tests.browser.test_match import log_in
-from tests.browser.test_solo import answered, ghost, screen_point, wait_ghost
+from tests.browser.pages import answered, ghost, log_in, screen_point, wait_ghost
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

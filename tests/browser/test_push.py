@@ -19,8 +19,7 @@ from playwright.sync_api import expect
 from games.infra import webpush
 from games.models import PushMessage, PushSubscription
 from games.services.match import lobby
-from tests.browser.test_replay import REPORT_VIOLATIONS
-from tests.browser.test_solo import log_in
+from tests.browser.pages import REPORT_VIOLATIONS, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

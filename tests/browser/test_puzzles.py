@@ -5,17 +5,9 @@ from playwright.sync_api import expect
 
 from games.models import Match, Seat
 from games.services.features import puzzles
-from tests.browser.test_match import log_in
-from tests.browser.test_solo import answered
+from tests.browser.pages import answered, log_in, play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def play_out(page, first_round: int = 2) -> None:
-    """Confirm the suggested spot for every remaining tile."""
-    for round in range(first_round, 21):
-        expect(page.locator(".round strong")).to_have_text(str(round))
-        answered(page, lambda: page.keyboard.press("Enter"))
 
 
 def reload_until(page, selector: str, tries: int = 60) -> None:

@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_match import log_in
-from tests.test_match_services import make_match, play_to_end
+from tests.browser.pages import REPORT_VIOLATIONS, log_in
+from tests.factories import make_match, play_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -87,13 +87,6 @@ def test_quick_presses_in_a_replay_step_as_often_as_pressed(open_browser, alice,
     page.keyboard.press("ArrowLeft")
     expect(shown).to_have_text("After round 3 of 20")
     assert page.evaluate("window.loadedOnce") is True
-
-
-#: Reports every Content-Security-Policy violation as a console error, whatever the browser
-#: itself says of it.
-REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (event) => {
-  console.error(`CSP violation: ${event.violatedDirective} ${event.sample}`);
-}, true);"""
 
 
 def whole_replay(page, round: int | None = None):

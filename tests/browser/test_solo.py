@@ -9,83 +9,24 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Match
 from games.nmbr9.policy import choose
-from tests.conftest import PASSWORD
+from tests.browser.pages import (
+    answered,
+    fill_sign_up,
+    ghost,
+    log_in,
+    screen_point,
+    solo_without_javascript,
+    wait_ghost,
+)
+from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def sign_up(session, username: str) -> None:
+def sign_up_in(session, username: str) -> None:
     session.goto("/")
     session.page.get_by_role("link", name="Sign up").first.click()
     fill_sign_up(session.page, username)
-
-
-def fill_sign_up(page, username: str) -> None:
-    """Fill in the sign-up form on ``page`` for ``username`` and send it (in any language)."""
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.locator(".who")).to_have_text(username)
-
-
-def log_in(session, username: str):
-    page = session.page
-    session.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()  # in the browser's language
-    expect(page.locator(".who")).to_have_text(username)
-    return page
-
-
-def screen_point(page, x: float, y: float) -> tuple[float, float]:
-    """Where the centre of display square (x, y) is on the screen, scrolled into the middle
-    of the window first if it is outside (a board grown over the rounds reaches below it)."""
-    return page.evaluate(
-        """([x, y]) => {
-            const svg = document.querySelector("svg[data-board='play']");
-            const at = () => new DOMPoint(x + 0.5, y + 0.5).matrixTransform(svg.getScreenCTM());
-            let p = at();
-            if (p.y < 80 || p.y > innerHeight - 80) {
-                window.scrollBy(0, p.y - innerHeight / 2);
-                p = at();
-            }
-            return [p.x, p.y];
-        }""",
-        [x, y],
-    )
-
-
-def ghost(page) -> tuple[int, int, int]:
-    play = page.locator("#turn")
-    return tuple(int(play.get_attribute(f"data-{k}")) for k in ("x", "y", "rotation"))
-
-
-def wait_ghost(page, x: int, y: int, rotation: int) -> None:
-    expect(page.locator("#turn")).to_have_attribute("data-x", str(x))
-    expect(page.locator("#turn")).to_have_attribute("data-y", str(y))
-    expect(page.locator("#turn")).to_have_attribute("data-rotation", str(rotation))
-
-
-def answered(page, action) -> None:
-    """Do ``action`` and wait until its answer replaced the turn (a selection, a preview)
-    or the whole play area (a move) and settled."""
-    page.evaluate(
-        """() => document.querySelectorAll("#turn, #play")
-            .forEach(e => { e.dataset.stale = "yes"; })"""
-    )
-    with page.expect_response(lambda response: "/game/" in response.url):
-        action()
-    page.wait_for_function(
-        """() => {
-            const fresh = [...document.querySelectorAll("#turn, #play")]
-                .some(e => !e.dataset.stale);
-            const busy = ".htmx-request, .htmx-swapping, .htmx-settling";
-            return fresh && !document.querySelector(busy);
-        }"""
-    )
 
 
 def place_by_clicking_and_keys(page, match, round: int) -> None:
@@ -116,7 +57,7 @@ def place_by_clicking_and_keys(page, match, round: int) -> None:
 def test_a_newcomer_plays_a_whole_solo_game(open_browser):
     session = open_browser()
     page = session.page
-    sign_up(session, "newcomer")
+    sign_up_in(session, "newcomer")
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in", exact=True)).to_be_visible()
     page.get_by_role("link", name="Log in", exact=True).click()
@@ -163,18 +104,6 @@ def test_an_illegal_spot_shows_red_with_the_reason(open_browser, alice):
     page.keyboard.press("Enter")
     page.wait_for_timeout(300)
     expect(page.locator(".round strong")).to_have_text("2")
-
-
-def solo_without_javascript(browser, live_server, username: str, **options):
-    """A browser context without JavaScript in which ``username`` started a solo game."""
-    context = browser.new_context(java_script_enabled=False, **options)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.get_by_role("button", name="New solo game").click()
-    return context, page
 
 
 def test_the_game_fits_a_phone_and_works_without_javascript(browser, live_server, alice):

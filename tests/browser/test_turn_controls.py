@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Move
 from games.nmbr9.rules import RULES
-from tests.browser.test_phone import PHONE
-from tests.browser.test_solo import answered, log_in
+from tests.browser.pages import PHONE, answered, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

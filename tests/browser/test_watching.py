@@ -9,9 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.nmbr9.game import DECKS
-from tests.browser.test_live import following, still_the_same_page
-from tests.browser.test_solo import answered, log_in
-from tests.test_match_services import game_of, make_match, play
+from tests.browser.pages import answered, following, log_in, still_the_same_page
+from tests.factories import game_of, make_match, play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

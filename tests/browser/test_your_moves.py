@@ -8,9 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from tests.browser.test_match import log_in
-from tests.browser.test_solo import answered
-from tests.test_match_services import make_match, play, play_to_end
+from tests.browser.pages import answered, log_in
+from tests.factories import make_match, play, play_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -2,14 +2,9 @@
 (``tests/race21``): each module sees them all registered (``GAME_PACKAGES``)."""
 
 import pytest
-from django.conf import settings
 from django.test import override_settings
 
-#: The game packages made for the tests.
-TEST_GAMES = ["tests.race21"]
-#: The site's game packages, and with the tests' own.
-SITE_GAMES = list(settings.GAME_PACKAGES)
-PACKAGES = [*SITE_GAMES, *TEST_GAMES]
+from tests.factories import PACKAGES
 
 
 @pytest.fixture(autouse=True, scope="module")

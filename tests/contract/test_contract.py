@@ -26,28 +26,10 @@ from games.contract import (
 )
 from games.models import Seat
 from games.registry import GAMES, find_game
-from tests.contract.conftest import PACKAGES
-
-
-def examples(package: str):
-    """The examples of a game package (its module ``examples``: ``CASES``, ``posted_forms``)."""
-    return importlib.import_module(f"{package}.examples")
-
-
-#: (players, options) per game, from each game package's examples.
-CASES: dict[str, list[tuple[int, dict]]] = {
-    importlib.import_module(package).RULES.slug: examples(package).CASES for package in PACKAGES
-}
+from tests.factories import CASES, PACKAGES, cases
 
 SEEDS = range(3)
 MAX_STEPS = 5000
-
-
-def cases():
-    for slug, entries in CASES.items():
-        for players, options in entries:
-            label = ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "default"
-            yield pytest.param(slug, players, options, id=f"{slug}-{players}p-{label}")
 
 
 def _setup(rules: Rules, players: int, seed: int, options: dict):

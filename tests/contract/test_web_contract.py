@@ -21,8 +21,7 @@ from games import web
 from games.registry import GAMES, find_game, puzzle_games
 from games.web import registry
 from games.web.base import PuzzleWebAdapter, Tutorial, WebAdapter, members
-from tests.contract.conftest import PACKAGES, SITE_GAMES
-from tests.contract.test_contract import CASES, cases, examples
+from tests.factories import CASES, PACKAGES, SITE_GAMES, cases, examples
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 #: How the views reach an adapter's members: ``adapter.x``, ``adapter_for(...).x``, and a

@@ -50,7 +50,7 @@ def scripted(first, players=1, pace="rounds", starts=(), **options):
     return Game(players, seed=None, pace=pace, options=options, deal=deal)
 
 
-def state(game):
+def everything(game):
     """Everything about a game that a refusal must not change."""
     viewers = [*range(game.players), None]
     return (
@@ -61,16 +61,16 @@ def state(game):
     )
 
 
-def refused(game, player, text, code):
+def refused_turn(game, player, text, code):
     """Play ``text`` and check it is refused with ``code``, leaving no trace."""
-    before = state(game)
+    before = everything(game)
     with pytest.raises(IllegalMove) as info:
         game.play(player, T(text) if isinstance(text, str) else text)
     error = info.value
     assert isinstance(error, ValueError)
     assert error.code == code, (error.code, str(error))
     assert str(error) and error.code != str(error)
-    assert state(game) == before
+    assert everything(game) == before
     return error
 
 

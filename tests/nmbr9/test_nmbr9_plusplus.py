@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from reference import reference_level_plusplus
-from scripted import P, T, level0, placements_on, refused, scripted
+from scripted import P, T, level0, placements_on, refused_turn, scripted
 
 from games.contract import InvalidMove
 from games.nmbr9 import Board, Game, IllegalPlacement, Options, Placement
@@ -125,7 +125,7 @@ def test_6_2_each_player_gets_a_different_start_tile_at_the_origin():
 
 def test_6_2_round_one_must_touch_the_start_tile():
     game = scripted([5], starts=["S6"])
-    refused(game, 0, "place 5@10,10r0", "not adjacent")
+    refused_turn(game, 0, "place 5@10,10r0", "not adjacent")
     game.play(0, T("place 5@4,0r0"))
     assert game.board(0).tiles == ((P("S6@0,0r0"), 0), (P("5@4,0r0"), 0))
 
@@ -174,26 +174,26 @@ def test_6_3_a_filler_counts_as_a_tile_for_the_tiles_above():
 def test_6_3_fillers_go_with_a_placed_tile_once_each_in_any_order():
     game = scripted([5, 9, 1, 7], fillers=True)
     assert game.decision(0).fillers == ("F1", "F2")
-    refused(game, 0, "fill F1@3,0r0", "no card")
+    refused_turn(game, 0, "fill F1@3,0r0", "no card")
     game.play(0, T("place 5@0,0r0; fill F1@3,0r0"))
     assert game.decision(0).fillers == ("F2",)
-    refused(game, 0, "fill F1@4,0r0; place 9@5,0r0", "filler used")
+    refused_turn(game, 0, "fill F1@4,0r0; place 9@5,0r0", "filler used")
     game.play(0, T("fill F2@0,-1r0; place 9@4,0r0"))
     assert game.decision(0).fillers == ()
     assert [p.kind for p, _ in game.board(0).tiles] == ["number", "filler", "filler", "number"]
-    refused(game, 0, f"place {level0(game, 0, 1)}; fill F2@0,-2r0", "filler used")
+    refused_turn(game, 0, f"place {level0(game, 0, 1)}; fill F2@0,-2r0", "filler used")
 
 
 def test_6_3_no_fillers_without_the_module():
     game = scripted([5, 9])
     assert game.decision(0).fillers == ()
-    refused(game, 0, "place 5@0,0r0; fill F1@3,0r0", "no fillers")
+    refused_turn(game, 0, "place 5@0,0r0; fill F1@3,0r0", "no fillers")
 
 
 def test_6_3_a_turn_that_only_rejects_or_reserves_builds_no_filler():
     game = scripted([5, 9, 1], variant="two_of_three", fillers=True, specials=("reserve",))
-    refused(game, 0, "reject; fill F1@0,0r0", "extras without tile")
-    refused(game, 0, "reserve; fill F1@0,0r0", "extras without tile")
+    refused_turn(game, 0, "reject; fill F1@0,0r0", "extras without tile")
+    refused_turn(game, 0, "reserve; fill F1@0,0r0", "extras without tile")
     game.play(0, T("reject"))
 
 
@@ -226,9 +226,9 @@ def test_6_4_a_special_tile_not_in_play_is_refused():
     game = scripted([5, 9, 1], specials=("one",))
     game.play(0, T("place 5@0,0r0"))
     game.play(0, T("place 9@3,0r0"))
-    error = refused(game, 0, "place 1@2,0r1 with loose", "special not in play")
+    error = refused_turn(game, 0, "place 1@2,0r1 with loose", "special not in play")
     assert error.params["special"] == "loose"
-    refused(game, 0, "place 1@2,0r1; move 5@0,0r0 to 5@0,4r0", "special not in play")
+    refused_turn(game, 0, "place 1@2,0r1; move 5@0,0r0 to 5@0,4r0", "special not in play")
 
 
 def test_6_4_each_special_tile_once_per_player():
@@ -238,7 +238,7 @@ def test_6_4_each_special_tile_once_per_player():
     game.play(0, T("place 1@1,0r0 with one"))
     assert game.board(0).tiles[-1] == (P("1@1,0r0"), 1)
     assert game.decision(0).specials == ("loose",) and game.decision(0).markers == 1
-    refused(game, 0, "place 1@3,0r0 with one", "special used")
+    refused_turn(game, 0, "place 1@3,0r0 with one", "special used")
 
 
 def test_6_4_no_marker_left():
@@ -248,9 +248,9 @@ def test_6_4_no_marker_left():
     # two markers, two special tiles in one turn (the 1 rests on the upper 5 alone)
     game.play(0, T("place 1@1,0r0 with one,loose"))
     assert game.decision(0).markers == 0 and game.decision(0).specials == ()
-    error = refused(game, 0, "place 1@2,0r1 with bridge", "no marker left")
+    error = refused_turn(game, 0, "place 1@2,0r1 with bridge", "no marker left")
     assert error.params["special"] == "bridge"
-    refused(game, 0, "reserve", "no marker left")
+    refused_turn(game, 0, "reserve", "no marker left")
 
 
 def test_6_4_three_markers_in_two_of_three():
@@ -295,9 +295,9 @@ def test_6_4_move_of_a_covered_tile_is_refused():
     game = scripted([5, 9, 1, 7], specials=("move",))
     for text in ("place 5@0,0r0", "place 9@3,0r0", "place 1@2,0r1"):
         game.play(0, T(text))
-    error = refused(game, 0, "move 5@0,0r0 to 5@-3,4r0; place 7@6,0r0", "covered")
+    error = refused_turn(game, 0, "move 5@0,0r0 to 5@-3,4r0; place 7@6,0r0", "covered")
     assert error.reason == COVERED and error.params["placement"] == "5@0,0r0"
-    refused(game, 0, "move 8@0,0r0 to 8@-3,4r0; place 7@6,0r0", "not in display")
+    refused_turn(game, 0, "move 8@0,0r0 to 8@-3,4r0; place 7@6,0r0", "not in display")
 
 
 def test_6_4_move_to_a_higher_level_is_refused():
@@ -305,17 +305,17 @@ def test_6_4_move_to_a_higher_level_is_refused():
     for text in ("place 5@0,0r0", "place 9@3,0r0", "place 1@6,0r0"):
         game.play(0, T(text))
     # 1@2,0r1 would lie on the 5 and the 9: level 1, higher than the 1's level 0
-    error = refused(game, 0, "move 1@6,0r0 to 1@2,0r1; place 7@-3,0r0", "too high")
+    error = refused_turn(game, 0, "move 1@6,0r0 to 1@2,0r1; place 7@-3,0r0", "too high")
     assert error.params["max_level"] == 0
-    refused(game, 0, "move 1@6,0r0 to 1@6,0r0; place 7@-3,0r0", "move nowhere")
+    refused_turn(game, 0, "move 1@6,0r0 to 1@6,0r0; place 7@-3,0r0", "move nowhere")
 
 
 def test_6_4_black_builds_the_mirrored_tile_which_scores_nothing():
     game = scripted([5, 9, 7, 7], specials=("black",))
     game.play(0, T("place 5@0,0r0"))
     game.play(0, T("place 9@3,0r0"))
-    refused(game, 0, "place 7m@1,0r0", "mirrored without black")
-    refused(game, 0, "place 7@2,0r0 with black", "black not mirrored")
+    refused_turn(game, 0, "place 7m@1,0r0", "mirrored without black")
+    refused_turn(game, 0, "place 7@2,0r0 with black", "black not mirrored")
     game.play(0, T("place 7m@1,0r0 with black"))
     assert game.board(0).tiles[-1] == (P("7m@1,0r0"), 1)
     assert game.score(0) == 0
@@ -325,7 +325,7 @@ def test_6_4_one_lets_a_tile_rest_on_a_single_tile():
     game = scripted([5, 9, 1], specials=("one",))
     game.play(0, T("place 5@0,0r0"))
     game.play(0, T("place 9@3,0r0"))
-    refused(game, 0, "place 1@1,0r0", "one support")
+    refused_turn(game, 0, "place 1@1,0r0", "one support")
     game.play(0, T("place 1@1,0r0 with one"))
     assert game.board(0).tiles[-1] == (P("1@1,0r0"), 1) and game.score(0) == 1
 
@@ -340,7 +340,7 @@ def test_6_4_bridge_needs_closed_gap():
     game = scripted([0, 0, 9], specials=("bridge",))
     game.play(0, T("place 0@0,0r0"))
     game.play(0, T("place 0@3,0r0"))
-    refused(game, 0, "place 9@1,0r0", "gap")
+    refused_turn(game, 0, "place 9@1,0r0", "gap")
     game.play(0, T("place 9@1,0r0 with bridge"))
     assert game.board(0).tiles[-1] == (placement, 1) and game.score(0) == 9
 
@@ -355,7 +355,7 @@ def test_6_4_bridge_refused_over_an_open_gap():
     game = scripted([5, 9, 1], specials=("bridge",))
     game.play(0, T("place 5@0,0r0"))
     game.play(0, T("place 9@3,0r0"))
-    refused(game, 0, "place 1@0,0r0 with bridge", "open gap")
+    refused_turn(game, 0, "place 1@0,0r0 with bridge", "open gap")
 
 
 def test_6_4_bridge_refused_when_the_gap_is_only_partly_covered():
@@ -381,7 +381,7 @@ def test_6_4_loose_needs_no_neighbour_on_level_1_and_up():
     for text in ("place 5@0,0r0", "place 9@3,0r0", "place 5@0,4r2", "place 9@3,4r2"):
         game.play(0, T(text))
     game.play(0, T("place 1@2,0r1"))
-    refused(game, 0, "place 1@0,6r1", "not adjacent")
+    refused_turn(game, 0, "place 1@0,6r1", "not adjacent")
     game.play(0, T("place 1@0,6r1 with loose"))
     assert game.board(0).tiles[-1] == (P("1@0,6r1"), 1) and game.score(0) == 2
 
@@ -393,7 +393,7 @@ def test_6_4_loose_refused_on_level_0():
     game = scripted([5, 9], specials=("loose", "one", "bridge"))
     game.play(0, T("place 5@0,0r0"))
     for name in ("loose", "one", "bridge"):
-        error = refused(game, 0, f"place 9@3,0r0 with {name}", "special on level 0")
+        error = refused_turn(game, 0, f"place 9@3,0r0 with {name}", "special on level 0")
         assert error.params["special"] == name
         assert "level" in str(error)
 
@@ -406,8 +406,8 @@ def test_6_4_reserve_kept_then_built():
     assert (
         decision.reserved == 8 and decision.reserved_limit == 0 and decision.cards == ((None, 9),)
     )
-    refused(game, 0, "build 8@-3,0r0", "no card")
-    refused(game, 0, "place 9@3,0r0; build 9@7,0r0", "not the reserved tile")
+    refused_turn(game, 0, "build 8@-3,0r0", "no card")
+    refused_turn(game, 0, "place 9@3,0r0; build 9@7,0r0", "not the reserved tile")
     game.play(0, T("place 9@3,0r0"))  # level 0: the reserve is kept
     assert game.decision(0).reserved == 8
     target = placements_on(game, 0, 8, 0)[0]
@@ -425,16 +425,16 @@ def test_6_4_reserve_lost_after_the_first_build_on_a_new_highest_level():
     game.play(0, T("place 1@2,0r1"))  # level 1 is higher than level 0, and the 8 stays aside
     assert game.decision(0).reserved is None
     assert game.view(0).lost == (8,)
-    refused(game, 0, "place 7@6,0r0; build 8@-3,0r0", "nothing reserved")
+    refused_turn(game, 0, "place 7@6,0r0; build 8@-3,0r0", "nothing reserved")
 
 
 def test_6_4_the_reserving_turn_builds_nothing_else():
     game = scripted([5, 8, 9], fillers=True, specials=("reserve", "move"))
     game.play(0, T("place 5@0,0r0"))
-    refused(game, 0, "reserve; fill F1@3,0r0", "extras without tile")
-    refused(game, 0, "reserve; place 8@3,0r0", "one card")
+    refused_turn(game, 0, "reserve; fill F1@3,0r0", "extras without tile")
+    refused_turn(game, 0, "reserve; place 8@3,0r0", "one card")
     game.play(0, T("reserve"))
-    refused(game, 0, "reserve", "special used")
+    refused_turn(game, 0, "reserve", "special used")
 
 
 def test_6_4_a_reserved_tile_left_unbuilt_at_the_end_is_lost():
@@ -447,12 +447,12 @@ def test_6_4_a_reserved_tile_left_unbuilt_at_the_end_is_lost():
 
 def test_6_4_refusals_name_their_reason_and_code():
     game = scripted([5, 9], specials=("one",))
-    error = refused(game, 0, "place 9@0,0r0", "wrong tile")
+    error = refused_turn(game, 0, "place 9@0,0r0", "wrong tile")
     assert error.params == {"expected": 5, "got": 9}
     assert str(error) == "the tile to place is a 5, not a 9"
-    refused(game, 0, "place 5@0,0r0; place 5@4,0r0", "one card")
-    refused(game, 0, "reject", "no rejects")
-    refused(game, 0, "place 5@0,0r0 from 1", "no markers")
+    refused_turn(game, 0, "place 5@0,0r0; place 5@4,0r0", "one card")
+    refused_turn(game, 0, "reject", "no rejects")
+    refused_turn(game, 0, "place 5@0,0r0 from 1", "no markers")
     with pytest.raises(IllegalPlacement) as info:
         Board(TWO).place(P("1@1,0r0"))
     assert info.value.code == "one support" and info.value.params == {"placement": "1@1,0r0"}

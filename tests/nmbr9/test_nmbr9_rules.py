@@ -17,7 +17,7 @@ TWO = "5@0,0r0 9@3,0r0"
 FOUR = TWO + " 5@0,4r2 9@3,4r2"
 
 
-def refused(board: Board, placement: Placement) -> IllegalPlacement:
+def refused_placement(board: Board, placement: Placement) -> IllegalPlacement:
     before = board.copy()
     tiles = board.tiles
     with pytest.raises(IllegalPlacement) as info:
@@ -54,17 +54,17 @@ def test_level_0_tile_touching_only_at_a_corner_is_not_adjacent():
     board = Board("5@0,0r0")
     # (3, 4) touches the 5's square (2, 3) only at a corner.
     assert (3, 4) in P("1@3,4r0").cells()
-    error = refused(board, P("1@3,4r0"))
+    error = refused_placement(board, P("1@3,4r0"))
     assert error.reason == NOT_ADJACENT and error.code == "not adjacent"
-    assert refused(board, P("1@10,10r0")).reason == NOT_ADJACENT
+    assert refused_placement(board, P("1@10,10r0")).reason == NOT_ADJACENT
 
 
 def test_overhang():
     board = Board(TWO)
-    error = refused(board, P("1@2,2r1"))
+    error = refused_placement(board, P("1@2,2r1"))
     assert error.reason == OVERHANG and error.code == "overhang"
     # a tile half on the display and half beside it
-    assert refused(board, P("7@4,1r0")).reason == OVERHANG
+    assert refused_placement(board, P("7@4,1r0")).reason == OVERHANG
 
 
 def test_gap_over_the_hole_of_a_0():
@@ -72,27 +72,27 @@ def test_gap_over_the_hole_of_a_0():
     # This 0 lies on both 0s, its left column over the first 0's hole (1, 1), (1, 2).
     placement = P("0@1,0r0")
     assert {(1, 1), (1, 2)} <= placement.cells()
-    error = refused(board, placement)
+    error = refused_placement(board, placement)
     assert error.reason == GAP and error.code == "gap"
 
 
 def test_gap_between_two_tiles():
     board = Board(TWO)
     # the 1's stem runs down column 1, over the empty square (1, 2) between the 5's parts
-    assert refused(board, P("1@0,0r0")).reason == GAP
+    assert refused_placement(board, P("1@0,0r0")).reason == GAP
 
 
 def test_uneven_tops():
     board = Board(TWO + " 1@2,0r1")
     assert board.tiles[-1][1] == 1
     # the 7 would lie on the 1 (level 1) and on the 5 and 9 (level 0)
-    error = refused(board, P("7@3,0r0"))
+    error = refused_placement(board, P("7@3,0r0"))
     assert error.reason == UNEVEN and error.code == "uneven"
 
 
 def test_one_support_is_refused():
     board = Board(TWO)
-    error = refused(board, P("1@1,0r0"))
+    error = refused_placement(board, P("1@1,0r0"))
     assert error.reason == ONE_SUPPORT and error.code == "one support"
     assert error.placement == P("1@1,0r0")
     assert str(error).startswith("1@1,0r0: needs two tiles beneath")
@@ -115,7 +115,7 @@ def test_adjacency_on_an_upper_level():
     # on the lower 5 and 9 (two supports, level 1) but away from the 1
     lonely = P("1@0,6r1")
     assert reference_level(board.tiles, lonely) == "not adjacent"
-    assert refused(board, lonely).reason == NOT_ADJACENT
+    assert refused_placement(board, lonely).reason == NOT_ADJACENT
     # the same tile is fine where it shares an edge with the 1
     beside = P("1@0,2r1")
     assert reference_level(board.tiles, beside) == 1
@@ -158,7 +158,7 @@ def test_a_tile_need_not_go_on_the_highest_level():
 
 def test_a_tile_partly_on_the_display_is_not_on_level_0():
     board = Board(TWO)
-    assert refused(board, P("1@-1,0r1")).reason == OVERHANG
+    assert refused_placement(board, P("1@-1,0r1")).reason == OVERHANG
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_a_tile_partly_on_the_display_is_not_on_level_0():
 )
 def test_out_of_range(placement):
     board = Board()
-    error = refused(board, placement)
+    error = refused_placement(board, placement)
     assert error.reason == OUT_OF_RANGE and error.code == "out of range"
     assert str(WINDOW) in error.reason
     assert Board().level_of(Placement(7, WINDOW - 2, WINDOW - 3, 0)) == 0

@@ -4,7 +4,7 @@ games."""
 from collections import Counter
 
 import pytest
-from scripted import P, T, auto_play, refused, scripted
+from scripted import P, T, auto_play, refused_turn, scripted
 
 from games.nmbr9 import Board, Game, GameError, Options, Turn
 from games.nmbr9.policy import choose_turn, fallback_turn
@@ -45,10 +45,10 @@ def test_6_5_rejecting_the_first_card_forces_the_other_two():
     game.play(0, T("reject"))
     decision = game.decision(0)
     assert decision.cards == ((None, 9),) and not decision.may_reject
-    refused(game, 0, "reject", "must build")
+    refused_turn(game, 0, "reject", "must build")
     game.play(0, T("place 9@0,0r0"))
     assert not game.decision(0).may_reject and game.decision(0).cards == ((None, 1),)
-    refused(game, 0, "reject", "must build")
+    refused_turn(game, 0, "reject", "must build")
     game.play(0, T("place 1@3,0r0"))
     assert game.decision(0).round == 2 and game.decision(0).may_reject
     assert [c for c, _ in game.view(0).round_cards] == [7]
@@ -74,7 +74,7 @@ def test_6_5_building_the_first_and_rejecting_the_second_forces_the_third():
     game.play(0, T("reject"))
     assert not game.decision(0).may_reject
     assert game.view(0).round_cards == ((5, "built"), (9, "rejected"), (1, None))
-    refused(game, 0, "reject", "must build")
+    refused_turn(game, 0, "reject", "must build")
     game.play(0, T("place 1@3,0r0"))
     assert game.decision(0).round == 2
 
@@ -148,7 +148,7 @@ def test_6_5_a_player_who_chose_to_build_cannot_reject_and_the_fallback_builds()
 def test_6_5_no_rejects_outside_the_variant():
     game = scripted([5])
     assert not game.decision(0).may_reject
-    refused(game, 0, "reject", "no rejects")
+    refused_turn(game, 0, "reject", "no rejects")
 
 
 # ----------------------------------------------------------------- 6.6 level to level
@@ -178,7 +178,7 @@ def test_6_6_level_to_level_activation():
     assert game.decision(0).cards == ((0, 1), (1, 1))
     assert game.view(0).level_markers == ((0, 1), (1, 1)) and game.view(0).pile == 36
     # the tile under marker 0 may only lie on level 0
-    error = refused(game, 0, "place 1@2,0r1 from 0", "too high")
+    error = refused_turn(game, 0, "place 1@2,0r1 from 0", "too high")
     assert error.params["max_level"] == 0
     game.play(0, T("place 1@2,0r1 from 1"))
     # round 4: one tile on level 1 is not enough for marker 2
@@ -191,8 +191,8 @@ def test_6_6_level_to_level_activation():
 
 def test_6_6_a_card_must_be_shown():
     game = scripted(LEVELS, variant="level_to_level")
-    refused(game, 0, "place 5@0,0r0 from 1", "no card")
-    refused(game, 0, "place 9@0,0r0", "wrong tile")
+    refused_turn(game, 0, "place 5@0,0r0 from 1", "no card")
+    refused_turn(game, 0, "place 9@0,0r0", "wrong tile")
     game.play(0, T("place 5@0,0r0"))
 
 
@@ -204,7 +204,7 @@ def test_6_6_the_reserved_tile_keeps_its_markers_level():
     decision = game.decision(0)
     assert (decision.reserved, decision.reserved_marker, decision.reserved_cap) == (1, 0, 0)
     # the 1 under marker 1 may lie on level 1, the reserved 1 from marker 0 may not
-    error = refused(game, 0, "place 1@2,0r1 from 1; build 1@0,2r1", "too high")
+    error = refused_turn(game, 0, "place 1@2,0r1 from 1; build 1@0,2r1", "too high")
     assert error.params["max_level"] == 0
     game.play(0, T("place 1@2,0r1 from 1; build 1@-2,0r0"))
     assert game.board(0).tiles[-2:] == ((P("1@2,0r1"), 1), (P("1@-2,0r0"), 0))
@@ -217,7 +217,7 @@ def test_6_6_nothing_on_level_5():
     assert board.height() == 5 and board.level_of(P("F1@0,0r0")) == 5
     game = scripted(LEVELS, variant="level_to_level", fillers=True)
     game._seats[0].board = board
-    error = refused(game, 0, "place 5@3,0r0; fill F1@0,0r0", "too high")
+    error = refused_turn(game, 0, "place 5@3,0r0; fill F1@0,0r0", "too high")
     assert error.params["max_level"] == 4
     assert "0-4" in str(error)
 

@@ -17,7 +17,7 @@ def colours(*cards):
     return [CARDS[c].colour for c in cards]
 
 
-def refused(state, player, text, code):
+def refused_move(state, player, text, code):
     """``text`` by ``player`` is refused with ``code`` and changes nothing."""
     before = state.dump()
     with pytest.raises(IllegalMove) as info:
@@ -91,12 +91,12 @@ def test_7_2_a_declined_discard_is_offered_to_the_others_in_turn_order():
     order = []
     while state.phase == "offer":
         order.append(state.to_move)
-        refused(state, 1, "draw", "not-your-turn")
+        refused_move(state, 1, "draw", "not-your-turn")
         apply(state, state.to_move, "pass")
     assert order == [2, 3, 0]
     assert (state.phase, state.passed, state.to_move) == ("draw", True, 1)
-    refused(state, 1, "take", "draw-now")
-    refused(state, 1, "pass", "draw-now")
+    refused_move(state, 1, "take", "draw-now")
+    refused_move(state, 1, "pass", "draw-now")
     apply(state, 1, "draw")
     assert state.hands[1] == ["3", "4", "61"] and state.pile == ["42"]
     assert state.phase == "play"
@@ -125,19 +125,19 @@ def test_7_2_when_a_take_empties_the_pile_the_player_draws_from_the_deck():
     apply(state, 0, "pass")
     apply(state, 1, "take")
     assert (state.phase, state.passed, state.to_move) == ("draw", True, 0)
-    refused(state, 0, "take", "no-discard")
+    refused_move(state, 0, "take", "no-discard")
     apply(state, 0, "draw")
     assert state.hands[0] == ["1", "2", "60"]
 
 
 def test_7_2_the_draw_comes_before_any_play():
     state = position(hands=["12,14,16,30", "3,4"], pile="42", phase="draw")
-    refused(state, 0, "lay 12,14,16", "take-or-pass")
-    refused(state, 0, "discard 30", "take-or-pass")
-    refused(state, 0, "draw", "take-or-pass")
+    refused_move(state, 0, "lay 12,14,16", "take-or-pass")
+    refused_move(state, 0, "discard 30", "take-or-pass")
+    refused_move(state, 0, "draw", "take-or-pass")
     apply(state, 0, "take")
-    refused(state, 0, "take", "already-drawn")
-    refused(state, 0, "pass", "already-drawn")
+    refused_move(state, 0, "take", "already-drawn")
+    refused_move(state, 0, "pass", "already-drawn")
 
 
 def test_7_2_an_empty_deck_is_refilled_from_the_discard_pile_under_its_top_card():
@@ -178,7 +178,7 @@ def test_7_2_when_no_card_is_left_to_draw_the_draw_is_skipped():
     apply(state, 1, "pass")
     assert (state.phase, state.to_move) == ("play", 0)
     assert state.hands[0] == ["1", "2"]
-    refused(state, 0, "draw", "already-drawn")
+    refused_move(state, 0, "draw", "already-drawn")
     # an offer taken with nothing left to draw gives just the card
     state = position(hands=["1,2", "3,4"], pile="42", deck="", phase="draw")
     apply(state, 0, "pass")
@@ -194,11 +194,11 @@ def test_7_2_a_series_is_three_or_more_cards_with_a_common_step_laid_ascending()
     state = position(hands=["16,12,14,40,41,80", "3"], table=[], laid=[False, False])
     apply(state, 0, "lay 16,12,14")
     assert table(state) == {1: ["12", "14", "16"]}
-    refused(state, 0, "lay 40,41", "too-few-cards")
-    refused(state, 0, "lay 40,41,80", "uneven-steps")
-    refused(state, 0, "lay 40,JR=40,80", "not-in-hand")
+    refused_move(state, 0, "lay 40,41", "too-few-cards")
+    refused_move(state, 0, "lay 40,41,80", "uneven-steps")
+    refused_move(state, 0, "lay 40,JR=40,80", "not-in-hand")
     assert "12, 14" in str(
-        refused(position(hands=["12,14,20", "3"]), 0, "lay 12,14", "too-few-cards")
+        refused_move(position(hands=["12,14,20", "3"]), 0, "lay 12,14", "too-few-cards")
     )
 
 
@@ -206,13 +206,13 @@ def test_7_2_jokers_stand_for_the_missing_number_they_state():
     state = position(hands=["12,16,JR,JO,50", "3"])
     apply(state, 0, "lay 12,JR=14,16")
     assert state.table[1] == (("12", 12), ("JR", 14), ("16", 16))
-    refused(state, 0, "extend 1: JO=16", "not-at-an-end")
+    refused_move(state, 0, "extend 1: JO=16", "not-at-an-end")
 
 
 def test_7_2_a_card_or_number_may_not_appear_twice_in_a_series():
     state = position(hands=["12,14,16,JR,60", "3"])
-    refused(state, 0, "lay 12,JR=12,14", "number-twice")
-    refused(state, 0, "lay 12,12,14", "card-twice")
+    refused_move(state, 0, "lay 12,JR=12,14", "number-twice")
+    refused_move(state, 0, "lay 12,12,14", "card-twice")
 
 
 @pytest.mark.parametrize(
@@ -236,14 +236,14 @@ def test_7_2_advanced_rules_a_series_counts_back_to_0_or_1(cards, ok):
     if ok:
         apply(advanced, 0, f"lay {cards}")
     else:
-        error = refused(advanced, 0, f"lay {cards}", "does-not-count-down")
+        error = refused_move(advanced, 0, f"lay {cards}", "does-not-count-down")
         numbers = ", ".join(c.split("=")[-1] for c in cards.split(","))
         assert str(error) == f"{numbers} does not count back to 0 or 1"
 
 
 def test_7_2_advanced_rules_apply_to_a_cross_too():
     state = position(hands=["14,26,99", "2"], table=["10,20,30"], options=Options(advanced=True))
-    refused(state, 0, "cross 1@20: 14,26", "does-not-count-down")
+    refused_move(state, 0, "cross 1@20: 14,26", "does-not-count-down")
     apply(position(hands=["14,26,99", "2"], table=["10,20,30"]), 0, "cross 1@20: 14,26")
 
 
@@ -262,7 +262,7 @@ def test_7_2_lay_a_new_series_and_score_its_values():
 def test_7_2_you_must_lay_a_series_before_adding_cards():
     state = position(hands=["40,12,14,16,18,99", "2"], table=["10,20,30"], laid=[False, True])
     for text in ("extend 1: 40", "insert 1: 15,25", "cross 1@10: 12,14", "swap 1: 20"):
-        error = refused(state, 0, text, "lay-first")
+        error = refused_move(state, 0, text, "lay-first")
         assert str(error) == "you must lay a series before adding cards to the table"
     apply(state, 0, "lay 12,14,16")
     apply(state, 0, "extend 1: 40")  # in the same turn
@@ -291,12 +291,12 @@ def test_7_2_extend_a_series_at_either_end_by_one_or_more_cards():
 
 def test_7_2_extend_refusals():
     state = position(hands=["10,25,50,55,70,99", "2"], table=["20,30,40"])
-    refused(state, 0, "extend 1: 10,50", "both-ends")
-    refused(state, 0, "extend 1: 25", "not-at-an-end")
-    refused(state, 0, "extend 1: 55", "does-not-continue")
-    refused(state, 0, "extend 1: 50,70", "does-not-continue")
-    refused(state, 0, "extend 2: 50", "no-such-series")
-    refused(state, 0, "extend 1: 60", "not-in-hand")
+    refused_move(state, 0, "extend 1: 10,50", "both-ends")
+    refused_move(state, 0, "extend 1: 25", "not-at-an-end")
+    refused_move(state, 0, "extend 1: 55", "does-not-continue")
+    refused_move(state, 0, "extend 1: 50,70", "does-not-continue")
+    refused_move(state, 0, "extend 2: 50", "no-such-series")
+    refused_move(state, 0, "extend 1: 60", "not-in-hand")
 
 
 def test_7_2_insert_cards_so_that_the_series_gets_a_smaller_step():
@@ -308,10 +308,10 @@ def test_7_2_insert_cards_so_that_the_series_gets_a_smaller_step():
 
 def test_7_2_insert_must_fill_every_new_gap_in_the_same_play():
     state = position(hands=["15,25,35,12,99", "2"], table=["10,20,30"])
-    error = refused(state, 0, "insert 1: 15", "gaps-left")
+    error = refused_move(state, 0, "insert 1: 15", "gaps-left")
     assert "every new gap" in str(error)
-    refused(state, 0, "insert 1: 15,35", "not-inside")
-    refused(state, 0, "insert 1: 12", "gaps-left")
+    refused_move(state, 0, "insert 1: 15,35", "not-inside")
+    refused_move(state, 0, "insert 1: 12", "gaps-left")
 
 
 def test_7_2_insert_with_a_joker():
@@ -332,10 +332,10 @@ def test_7_2_cross_through_one_card_of_the_table():
 
 def test_7_2_cross_needs_two_cards_and_a_card_of_that_series():
     state = position(hands=["7,21,28,99", "2"], table=["10,14,18"])
-    refused(state, 0, "cross 1@14: 21", "too-few-cards")
-    refused(state, 0, "cross 1@15: 7,21", "not-in-series")
-    refused(state, 0, "cross 1@14: 7,28", "uneven-steps")
-    refused(state, 0, "cross 2@14: 7,21", "no-such-series")
+    refused_move(state, 0, "cross 1@14: 21", "too-few-cards")
+    refused_move(state, 0, "cross 1@15: 7,21", "not-in-series")
+    refused_move(state, 0, "cross 1@14: 7,28", "uneven-steps")
+    refused_move(state, 0, "cross 2@14: 7,21", "no-such-series")
 
 
 def test_7_2_cross_through_a_joker_and_with_a_joker():
@@ -371,11 +371,11 @@ def test_7_2_join_refusals():
     state = position(
         hands=["16,26,JR,99", "2"], table=["10,12,14", "30,33,36", "20,22,24", "11,13,15"]
     )
-    refused(state, 0, "join 1+2: 16", "different-steps")
-    refused(state, 0, "join 1+3: 16", "gap-not-filled")
-    refused(state, 0, "join 1+4: 16", "overlap")
-    refused(state, 0, "join 1+1: 16", "same-series")
-    refused(state, 0, "join 1+7: 16", "no-such-series")
+    refused_move(state, 0, "join 1+2: 16", "different-steps")
+    refused_move(state, 0, "join 1+3: 16", "gap-not-filled")
+    refused_move(state, 0, "join 1+4: 16", "overlap")
+    refused_move(state, 0, "join 1+1: 16", "same-series")
+    refused_move(state, 0, "join 1+7: 16", "no-such-series")
 
 
 def test_7_2_join_with_a_joker():
@@ -396,8 +396,8 @@ def test_7_2_swap_a_joker_for_its_real_card_which_scores_nothing():
 def test_7_2_the_swapped_joker_must_be_played_again_in_the_same_turn():
     state = position(hands=["20,41,42,43,99", "2"], table=["10,JR=20,30"])
     apply(state, 0, "swap 1: 20")
-    refused(state, 0, "discard 99", "joker-owed")
-    refused(state, 0, "discard JR", "joker-owed")
+    refused_move(state, 0, "discard 99", "joker-owed")
+    refused_move(state, 0, "discard JR", "joker-owed")
     apply(state, 0, "lay 41,42,43")  # other plays are fine meanwhile
     apply(state, 0, "extend 1: JR=40")
     assert state.owed is None
@@ -409,43 +409,43 @@ def test_7_2_in_the_simplified_version_too_the_joker_is_not_kept():
         hands=["20,41,42", "2"], table=["10,JR=20,30"], options=Options(simplified=True)
     )
     apply(state, 0, "swap 1: 20")
-    refused(state, 0, "done", "joker-owed")
+    refused_move(state, 0, "done", "joker-owed")
     apply(state, 0, "extend 1: JR=40")
     apply(state, 0, "done")
 
 
 def test_7_2_swap_refusals():
     state = position(hands=["20,30,41,99", "2"], table=["10,JR=20,JG=30", "5,6,7"])
-    refused(state, 0, "swap 2: 6", "not-in-hand")
-    refused(state, 0, "swap 1: 41", "no-joker-there")
-    refused(state, 0, "swap 2: 20", "no-joker-there")
+    refused_move(state, 0, "swap 2: 6", "not-in-hand")
+    refused_move(state, 0, "swap 1: 41", "no-joker-there")
+    refused_move(state, 0, "swap 2: 20", "no-joker-there")
     apply(state, 0, "swap 1: 20")
-    refused(state, 0, "swap 1: 30", "joker-owed")  # one joker at a time
+    refused_move(state, 0, "swap 1: 30", "joker-owed")  # one joker at a time
 
 
 def test_7_2_a_swap_is_refused_when_the_joker_could_not_be_played_again():
     # the hand would be the joker alone: playing it would empty the hand
     state = position(hands=["20", "2"], table=["10,JR=20,30"])
-    refused(state, 0, "swap 1: 20", "joker-stuck")
+    refused_move(state, 0, "swap 1: 20", "joker-stuck")
     # no series has a free end for it
     state = position(hands=["50,60", "2"], table=["1,JR=50,99"])
-    refused(state, 0, "swap 1: 50", "joker-stuck")
+    refused_move(state, 0, "swap 1: 50", "joker-stuck")
 
 
 def test_7_2_plays_may_not_strand_a_joker_that_is_owed():
     state = position(hands=["20,61,62,63", "2"], table=["10,JR=20,30"])
     apply(state, 0, "swap 1: 20")
-    refused(state, 0, "lay 61,62,63", "joker-stuck")
+    refused_move(state, 0, "lay 61,62,63", "joker-stuck")
     apply(state, 0, "lay JR=60,61,62")
     assert state.owed is None and state.hands[0] == ["63"]
 
 
 def test_7_2_plays_never_empty_the_hand():
     state = position(hands=["12,14,16", "2"])
-    error = refused(state, 0, "lay 12,14,16", "keep-a-card")
+    error = refused_move(state, 0, "lay 12,14,16", "keep-a-card")
     assert "discard" in str(error)
     state = position(hands=["40", "2"], table=["10,20,30"])
-    refused(state, 0, "extend 1: 40", "keep-a-card")
+    refused_move(state, 0, "extend 1: 40", "keep-a-card")
 
 
 # ---------------------------------------------------------------------- 7.2 scoring
@@ -534,7 +534,7 @@ def test_7_2_the_game_ends_after_a_deal_in_which_someone_reaches_100():
     result = outcome(state)
     assert result.scores == (97 + value("12", "14", "16"), 99 - value("97", "2"))
     assert result.winners == (0,) and result.ranks == (1, 2)
-    refused(state, 1, "pass", "game-over")
+    refused_move(state, 1, "pass", "game-over")
 
 
 def test_7_2_reaching_100_during_a_deal_is_not_enough_when_the_hand_is_lost_at_its_end():
@@ -576,12 +576,12 @@ def test_7_2_simplified_cards_1_to_50_20_points_5_cards_or_7_with_two(players, s
 def test_7_2_simplified_a_turn_ends_with_done_and_plays_may_empty_the_hand():
     options = Options(simplified=True)
     state = position(hands=["12,14,16,30", "2,3"], options=options)
-    refused(state, 0, "discard 30", "no-discard-in-simplified")
+    refused_move(state, 0, "discard 30", "no-discard-in-simplified")
     apply(state, 0, "lay 12,14,16")
     apply(state, 0, "done")
     assert state.current == 1 and state.pile == []
     state = position(hands=["12,14,16", "2,3"], options=options)
-    refused(position(hands=["12,14,16", "2,3"]), 0, "done", "discard-to-end")
+    refused_move(position(hands=["12,14,16", "2,3"]), 0, "done", "discard-to-end")
     apply(state, 0, "lay 12,14,16")  # the last cards: the deal is over
     assert state.deal == 2 and state.last_deal == {
         "deal": 1,
@@ -592,7 +592,7 @@ def test_7_2_simplified_a_turn_ends_with_done_and_plays_may_empty_the_hand():
 
 def test_7_2_simplified_jokers_stand_only_for_1_to_50():
     state = position(hands=["47,49,JR,2", "3"], options=Options(simplified=True))
-    error = refused(state, 0, "lay 47,49,JR=51", "number-too-high")
+    error = refused_move(state, 0, "lay 47,49,JR=51", "number-too-high")
     assert "50" in str(error)
     apply(state, 0, "lay JR=45,47,49")
 
@@ -631,7 +631,7 @@ def test_a_player_who_leaves_is_skipped_and_the_last_one_left_ends_the_game():
 
 def test_wrong_players_are_refused():
     state = position(hands=["12,14,16,30", "2"])
-    refused(state, 1, "lay 12,14,16", "not-your-turn")
-    refused(state, 5, "pass", "no-such-player")
+    refused_move(state, 1, "lay 12,14,16", "not-your-turn")
+    refused_move(state, 5, "pass", "no-such-player")
     leave(state, 1)
     assert state.over
