@@ -362,6 +362,33 @@ def test_every_change_keeps_the_version_each_reader_sees(alice, bob, carol):
     assert_versions_kept(plus)
 
 
+def test_a_batch_leaves_each_record_with_its_own_readers_versions(alice, bob, carol):
+    """A change of many matches at once (the deadlines' expiry) leaves each match's record
+    with what its own readers see, never another match's."""
+    from games.services.match import versions
+
+    first = make_match(alice, bob, pace="free", seed=3)
+    second = make_match(carol, alice, pace="free", seed=4)
+    play(first, alice)  # the two matches look different to their readers
+    records = []
+
+    def touch(change):
+        change.record.state = change.record.rules.leave(change.record.state, 1)
+        records.append(change.record)
+        return 1
+
+    assert unit.each([first.pk, second.pk], touch) == 2
+    assert [r.match.pk for r in records] == [first.pk, second.pk]
+    # What a page drawn from the record says its reader saw (``MatchView.known_version``)...
+    left = [r.versions for r in records]
+    for record in records:
+        record.versions = None
+    # ... is what its readers see, worked out afresh.
+    own = [versions.versions(r) for r in records]
+    assert own[0] != own[1]
+    assert left == own
+
+
 # ------------------------------------------------------------------ queries
 
 

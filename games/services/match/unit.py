@@ -139,7 +139,7 @@ def _write(changes: list[Change], writes: Writes) -> None:
             writes.keep_state(record, seen)
         elif seen != one.before:
             writes.keep_versions(record, seen)
-        record.versions = after
+        record.versions = seen
     writes.flush()
     transaction.on_commit(partial(_committed, [one.record for one in changes], events))
 
