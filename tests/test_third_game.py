@@ -129,8 +129,9 @@ def test_two_players_create_join_play_rate_replay_and_a_spectator_watches(
     assert (stats.match_games, stats.match_wins) == (1, 1)
     profile = client.get(reverse("profile", args=[winner.player.username])).text
     assert 'data-game-figures="race21"' in profile
-    rated = re.search(r'data-game-figures="race21".*?data-stat="rated">(\d+)<', profile, re.S)
-    assert rated and rated.group(1) == "1"
+    race21 = re.search(r'data-game-figures="race21".*?</section>', profile, re.S).group(0)
+    assert 'data-stat="rated">1<' in race21 and 'data-stat="wins">1<' in race21
+    assert 'data-stat="games"' not in race21  # no solo games in a game of 2-4 players
 
     replay = client.get(reverse("replay", args=[match.pk]), {"ply": 1})
     assert replay.status_code == 200 and "After move 1 of" in replay.text

@@ -147,7 +147,7 @@ def _figures(player, stats: dict[str, PlayerStats], held: dict) -> list[dict]:
     """The player's figures in each game: the default game's always, then every other game
     they finished a game of or hold a rating in, in the site's order. Each with the game's
     match rating and its chart, the game's other ratings (as against bots), the kept
-    figures (None: none yet)."""
+    figures (None: none yet), and whether the game has solo games."""
     shown = [
         slug
         for index, slug in enumerate(GAMES)
@@ -166,6 +166,7 @@ def _figures(player, stats: dict[str, PlayerStats], held: dict) -> list[dict]:
             {
                 "slug": slug,
                 "name": find_game(slug).name,
+                "solo": 1 in find_game(slug).players,
                 "stats": stats.get(slug),
                 "rating": rating,
                 "provisional": rating is not None and ratings.is_provisional(rating.games),
