@@ -42,6 +42,18 @@ def guest(request: HttpRequest) -> dict:
     return {"is_guest": accounts.is_guest(request)}
 
 
+#: The themes a reader may choose in the footer (kept in a cookie); without one, pages
+#: follow the system's light or dark (prefers-color-scheme).
+THEME_COOKIE = "theme"
+THEMES = ("light", "dark")
+
+
+def theme(request: HttpRequest) -> dict:
+    """The theme the reader chose, if any: ``html[data-theme]`` sets it over the system's."""
+    chosen = request.COOKIES.get(THEME_COOKIE)
+    return {"theme": chosen if chosen in THEMES else ""}
+
+
 def game_assets(request: HttpRequest) -> dict:
     """Every hosted game's own stylesheets and scripts (static paths), for every page: any
     page may show any game (the home page's pictures, the lists' glances)."""

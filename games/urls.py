@@ -37,6 +37,7 @@ urlpatterns = [
     path("email/confirm/<str:token>/", accounts.confirm_email, name="confirm_email"),
     path("privacy/", pages.privacy, name="privacy"),
     path("language/", pages.language, name="language"),
+    path("theme/", pages.theme, name="theme"),
     path("notifications/", profiles.notifications, name="notifications"),
     path("@/<username:username>/", profiles.profile, name="profile"),
     path("@/<username:username>/follow/", social.follow, name="follow"),

@@ -94,6 +94,7 @@ TEMPLATES = [
                 "games.context_processors.moves",
                 "games.context_processors.guest",
                 "games.context_processors.game_assets",
+                "games.context_processors.theme",
             ],
         },
     },

@@ -1,4 +1,5 @@
 import os
+import pathlib
 import shutil
 import urllib.parse
 import uuid
@@ -224,7 +225,22 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def browser(chromium_path):
+def accessibility_check() -> str:
+    """The script every browser test's pages run: axe-core (package.json, installed by
+    ``./run test`` with npm) and what reports its findings (tests/browser/accessibility.js)."""
+    root = pathlib.Path(__file__).resolve().parent.parent
+    axe = root / "node_modules" / "axe-core" / "axe.min.js"
+    if not axe.exists():
+        why = "axe-core is not installed (npm ci, which ./run test runs when npm is there)."
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    check = root / "tests" / "browser" / "accessibility.js"
+    return axe.read_text() + "\n" + check.read_text()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path, accessibility_check):
     from playwright.sync_api import sync_playwright
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -235,11 +251,13 @@ def browser(chromium_path):
 
 
 class BrowserSession:
-    """A browser context on the live server that records every JavaScript error."""
+    """A browser context on the live server that records every JavaScript error and every
+    accessibility violation axe-core finds on its pages."""
 
-    def __init__(self, browser, base_url: str, **options):
+    def __init__(self, browser, base_url: str, check: str, **options):
         self.base_url = base_url
         self.context = browser.new_context(**options)
+        self.context.add_init_script(script=check)
         self.context.set_default_timeout(10_000)
         self.errors: list[str] = []
         self.page = self.context.new_page()
@@ -253,21 +271,32 @@ class BrowserSession:
     def goto(self, path: str):
         return self.page.goto(self.base_url + path)
 
+    def finish(self) -> None:
+        """Wait for the accessibility checks still running on the pages left open."""
+        for page in self.context.pages:
+            try:
+                page.evaluate("() => window.accessibilityChecked && window.accessibilityChecked()")
+            except Exception as error:  # a closed or crashed page has nothing left to check
+                if not page.is_closed():
+                    self.errors.append(f"accessibility check: {error}")
+
     def close(self) -> None:
         self.context.close()
 
 
-def _sessions(browser, base_url: str):
+def _sessions(browser, base_url: str, check: str):
     """Open browser sessions on ``base_url``; each must end the test without a JavaScript
     error."""
     sessions: list[BrowserSession] = []
 
     def opener(**options) -> BrowserSession:
-        session = BrowserSession(browser, base_url, **options)
+        session = BrowserSession(browser, base_url, check, **options)
         sessions.append(session)
         return session
 
     yield opener
+    for session in sessions:
+        session.finish()
     errors = [e for s in sessions for e in s.errors]
     for session in sessions:
         session.close()
@@ -275,9 +304,9 @@ def _sessions(browser, base_url: str):
 
 
 @pytest.fixture
-def open_browser(browser, live_server):
+def open_browser(browser, live_server, accessibility_check):
     """Browser sessions on Django's test server (WSGI: its pages poll, they stream nothing)."""
-    yield from _sessions(browser, live_server.url)
+    yield from _sessions(browser, live_server.url, accessibility_check)
 
 
 @pytest.fixture
@@ -347,9 +376,9 @@ def asgi_server(transactional_db, settings):
 
 
 @pytest.fixture
-def open_asgi_browser(browser, asgi_server):
+def open_asgi_browser(browser, asgi_server, accessibility_check):
     """Browser sessions on the ASGI server (pages that follow their match live)."""
-    yield from _sessions(browser, asgi_server.url)
+    yield from _sessions(browser, asgi_server.url, accessibility_check)
 
 
 def _closed_port() -> int:

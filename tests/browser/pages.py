@@ -119,3 +119,38 @@ def solo_without_javascript(browser, live_server, username: str, **options):
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("button", name="New solo game").click()
     return context, page
+
+
+def checked(page) -> None:
+    """Wait until axe-core has checked the page as it is now (tests/browser/accessibility.js;
+    what it finds fails the test)."""
+    page.evaluate("() => window.accessibilityChecked()")
+
+
+def small_controls(page) -> list[str]:
+    """The controls on ``page`` a finger may miss: shown, and less than 24 x 24 CSS px,
+    except a link inside a sentence (WCAG 2.5.8's inline exception)."""
+    return page.evaluate(
+        """() => {
+            const controls = "a[href], button, input:not([type=hidden]), select, textarea, summary,"
+                + " [role=button], [tabindex]:not([tabindex='-1'])";
+            const small = [];
+            for (const e of document.querySelectorAll(controls)) {
+                const box = e.getBoundingClientRect();
+                const seen = getComputedStyle(e).visibility !== "hidden";
+                const shown = box.width && box.height && seen;
+                if (!shown) continue;
+                if (e.closest(".visually-hidden")) continue;
+                if (box.width >= 24 && box.height >= 24) continue;
+                const block = e.parentElement.closest("p, li, dd, td, span, label, h1, h2, h3");
+                const inline = e.tagName === "A" && block
+                    && block.textContent.trim().length > e.textContent.trim().length + 2;
+                if (inline) continue;
+                const name = (e.textContent || e.getAttribute("aria-label") || e.name || "")
+                    .trim().slice(0, 30);
+                const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+                small.push(`${e.tagName.toLowerCase()} "${name}" ${size}`);
+            }
+            return small;
+        }"""
+    )
