@@ -146,7 +146,7 @@ def test_a_reader_chooses_the_dark_theme_or_the_light_one_over_the_systems(open_
     dark = page.evaluate(background)
     assert page.locator("html").get_attribute("data-theme") is None
     page.get_by_label("Farbschema").select_option(label="Hell")
-    page.locator("[data-theme-switch] button").click()
+    page.get_by_role("button", name="Anwenden").click()
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
     assert page.url.endswith("/privacy/")
     light = page.evaluate(background)
@@ -154,12 +154,12 @@ def test_a_reader_chooses_the_dark_theme_or_the_light_one_over_the_systems(open_
     assert light == "rgb(246, 243, 238)"
     checked(page)
     page.get_by_label("Farbschema").select_option(label="Dunkel")
-    page.locator("[data-theme-switch] button").click()
+    page.get_by_role("button", name="Anwenden").click()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert page.evaluate(background) == dark
     checked(page)
     page.get_by_label("Farbschema").select_option(label="Wie das System")
-    page.locator("[data-theme-switch] button").click()
+    page.get_by_role("button", name="Anwenden").click()
     expect(page.locator("html")).not_to_have_attribute("data-theme", "dark")
     assert page.locator("html").get_attribute("data-theme") is None
     assert page.evaluate(background) == dark
