@@ -32,6 +32,7 @@ from games.nmbr9 import Board, Game, Placement, deal
 from games.nmbr9.policy import choose, fallback_placement
 from games.services import MoveRefused
 from tests.factories import (
+    challenge,
     choice,
     game_of,
     make_due,
@@ -492,7 +493,7 @@ def test_expire_does_nothing_when_the_match_is_not_active(alice, bob):
     assert sweep.due_seats() == []
 
 
-def test_two_expiries_in_a_row_drop_the_seat_and_nobody_waits_for_it(alice, bob):
+def test_two_expiries_in_a_row_drop_the_seat_and_end_a_match_of_two(alice, bob):
     match = make_match(alice, bob, pace="rounds", removed=4)
     a = seat_of(match, alice)
     make_due(a)
@@ -503,29 +504,24 @@ def test_two_expiries_in_a_row_drop_the_seat_and_nobody_waits_for_it(alice, bob)
     make_due(a)
     assert services.expire(a.pk)
 
-    a.refresh_from_db()
+    a, b = seat_of(match, alice), seat_of(match, bob)
     assert a.state == Seat.State.DROPPED and a.has_left
     assert (a.progress, a.strikes, a.total_strikes, a.deadline) == (2, 2, 2, None)
     moves = list(Move.objects.filter(match=match).values_list("seat__player", "text"))
     assert moves[3] == (alice.pk, "leave")  # after both tiles of round 1 and hers of round 2
     assert Notification.objects.filter(player=alice, text__contains="were dropped").exists()
     assert services.expire(a.pk) is False
-    assert sweep.due_seats(timezone.now() + timedelta(days=30)) == [seat_of(match, bob).pk]
-
-    play(match, bob)  # round 2
-    game = game_of(match)
-    assert game.current_number(seat_of(match, bob).index) is not None  # round 3 at once
-    assert seat_of(match, bob).deadline is not None
-    with pytest.raises(MoveRefused, match="left this match"):
-        services.play(match.pk, alice, "place 0@0,0r0", ply_of(match, alice))
-
-    play_to_end(match, [bob])
+    # Bob is the only one left: the match is over, he won, nobody owes anything.
     match.refresh_from_db()
-    a, b = seat_of(match, alice), seat_of(match, bob)
     assert match.status == Match.Status.FINISHED and match.finished is not None
     assert (a.rank, b.rank) == (2, 1)
-    assert (a.progress, b.progress) == (2, 16)
-    assert a.deadline is None and b.deadline is None
+    assert b.deadline is None and b.turn is None
+    assert sweep.due_seats(timezone.now() + timedelta(days=30)) == []
+    assert your_move(match, bob) == 0
+    assert Notification.objects.filter(player=bob, text__contains="you finished #1").exists()
+    assert Notification.objects.filter(player=alice, text__contains="you finished #2").exists()
+    with pytest.raises(MoveRefused):
+        services.play(match.pk, bob, "place 0@0,0r0", ply_of(match, bob))
 
 
 def test_a_second_strike_on_the_last_tile_does_not_break_the_match(alice, bob):
@@ -627,24 +623,63 @@ def test_a_resigned_player_is_ranked_last_and_the_others_play_on(alice, bob, car
     assert (a.progress, b.progress, c.progress) == (16, 16, 0)
 
 
-def test_the_last_player_left_plays_on_to_the_end(alice, bob):
+def test_a_resignation_ends_a_match_of_two_and_rates_it(
+    alice, bob, eager_tasks, django_capture_on_commit_callbacks
+):
     match = make_match(alice, bob, pace="rounds", removed=4)
     play(match, alice)
-    services.resign(match.pk, bob)
-    match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE  # the engine only ends when alice is done
-    a = seat_of(match, alice)
-    assert a.deadline is not None and a.progress == 1
-    game = game_of(match)
-    assert not game.is_over() and game.current_number(a.index) is not None
-
-    play_to_end(match, [alice])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(match.pk, bob)
     match.refresh_from_db()
     a, b = seat_of(match, alice), seat_of(match, bob)
-    assert match.status == Match.Status.FINISHED
+    assert match.status == Match.Status.FINISHED and match.finished is not None
     assert (a.rank, b.rank) == (1, 2)
-    assert (a.progress, b.progress) == (16, 0)
+    assert b.state == Seat.State.RESIGNED and a.state == Seat.State.PLAYING
+    assert a.deadline is None and a.turn is None
+    assert (a.progress, b.progress) == (1, 0)
+    assert your_move(match, alice) == 0
+    assert not services.your_moves(alice).exists()
+    assert Notification.objects.filter(player=alice, text__contains="bob resigned").exists()
+    assert Notification.objects.filter(player=alice, text__contains="you finished #1").exists()
     assert Notification.objects.filter(player=bob, text__contains="you finished #2").exists()
+    assert match.rated_at is not None
+    assert Rating.objects.get(player=alice).value > 1500.0 > Rating.objects.get(player=bob).value
+    with pytest.raises(MoveRefused):
+        services.play(match.pk, alice, "place 0@0,0r0", ply_of(match, alice))
+
+
+def test_three_players_go_on_after_one_resigns_and_end_when_two_left(alice, bob, dave):
+    match = make_match(alice, bob, dave, pace="rounds", removed=4)
+    services.resign(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE  # alice and dave play on
+    a, d = seat_of(match, alice), seat_of(match, dave)
+    assert a.deadline is not None and d.deadline is not None
+    play(match, alice)
+    play(match, dave)
+    assert seat_of(match, alice).progress == 1
+
+    services.resign(match.pk, dave)
+    match.refresh_from_db()
+    a, b, d = seat_of(match, alice), seat_of(match, bob), seat_of(match, dave)
+    assert match.status == Match.Status.FINISHED
+    assert (a.rank, b.rank, d.rank) == (1, 2, 2)
+    assert a.deadline is None
+    assert Notification.objects.filter(player=alice, text__contains="you finished #1").exists()
+    assert Notification.objects.filter(player=bob, text__contains="you finished #2").exists()
+
+
+def test_a_challenge_goes_on_for_the_player_left(alice, bob):
+    """A puzzle challenge is not ended by a resignation: ending it would show the puzzle's
+    order to the one still playing it."""
+    match = challenge(alice, bob)
+    services.join(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    services.resign(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert seat_of(match, alice).deadline is not None
 
 
 def test_resigning_after_the_last_tile_is_refused(client, alice, bob):

@@ -180,14 +180,15 @@ def test_a_subscriber_hears_every_kind_of_event_once_after_commit(heard, alice, 
     assert expired.count("TurnStarted") == 2 and expired[-1] == "ReadersChanged"
     heard.take()
 
-    # somebody leaves
+    # a chat message; somebody leaves, which ends a match of two
+    chat_rooms.post(match.pk, bob, "well played")
+    assert heard.take() == ["ChatPosted"]
     services.resign(match.pk, alice)
     left = heard.take()
     assert left[:2] == ["MoveMade", "PlayerLeft"] and "ReadersChanged" in left
+    assert "MatchFinished" in left
 
-    # a chat message, a match called off, a commitment, a bot that owes its move, an end
-    chat_rooms.post(match.pk, bob, "well played")
-    assert heard.take() == ["ChatPosted"]
+    # a match called off, a commitment, a bot that owes its move, an end
     waiting = services.create_match(
         carol, players=3, time_control="1d", rated=False, options={}, invite=[], open=True
     )

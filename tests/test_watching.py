@@ -170,7 +170,6 @@ def test_private_matches_challenges_and_puzzles_are_not_watched_while_they_run(
         assert watched_ids(viewer.get(reverse("lobby")).text) == []
     # Over, a private match is shown as every finished match is.
     services.resign(private.pk, alice)
-    services.resign(private.pk, bob)
     private.refresh_from_db()
     assert private.is_finished
     assert client.get(private.get_absolute_url()).status_code == 200

@@ -7,6 +7,7 @@ from games import services
 from games.models import Match, Seat
 from games.nmbr9.policy import choose
 from tests.browser.pages import answered, log_in
+from tests.factories import make_match, play
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -65,3 +66,28 @@ def test_two_players_play_a_rated_match_to_the_end(open_browser, celery_worker, 
     assert scores["alice"] > scores["bob"]
     rating = alice_page.locator('[data-stat="rating"]').inner_text()
     assert rating == "1520?", (rating, scores)
+
+
+def test_the_opponent_resigning_ends_a_match_of_two(open_browser, alice, bob):
+    match = make_match(alice, bob, pace="rounds", removed=4)
+    hers = open_browser()
+    alice_page = log_in(hers, "alice")
+    hers.goto("/")
+    expect(alice_page.locator("[data-your-move]")).to_be_visible()
+    play(match, alice)
+    hers.goto(match.get_absolute_url())
+    expect(alice_page.locator("[data-waiting]")).to_contain_text("Waiting for")
+
+    his = open_browser()
+    bob_page = log_in(his, "bob")
+    his.goto(match.get_absolute_url())
+    bob_page.get_by_text("Resign…").click()
+    bob_page.get_by_role("button", name="Resign the match").click()
+    expect(bob_page.get_by_text("Game over")).to_be_visible()
+
+    # Alice's page, waiting for Bob's move, notices by itself that she won.
+    expect(alice_page.get_by_text("Game over")).to_be_visible(timeout=12_000)
+    expect(alice_page.locator("[data-rank]")).to_have_count(2)
+    hers.goto("/")
+    expect(alice_page.locator("[data-no-matches]")).to_be_visible()
+    expect(alice_page.locator("[data-your-move]")).to_have_count(0)

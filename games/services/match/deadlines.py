@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.contract import LEAVE, IllegalMove, StandingRules
+from games.contract import LEAVE, IllegalMove, Outcome, StandingRules
 from games.models import Match, Seat
 from games.services.match import bot_seats, bus, finish, unit
 from games.services.match.commitments import auto_move
@@ -45,7 +45,7 @@ def settle(change: unit.Change, now: datetime, *, moved: Seat | None = None) -> 
         if seat.state in (Seat.State.PLAYING, Seat.State.RESIGNED, Seat.State.DROPPED):
             seat.progress = rules.progress(state, seat.index)
             seat.score = rules.score(state, seat.index)
-    outcome = rules.outcome(state)
+    outcome = rules.outcome(state) or _alone(record)
     if outcome is not None:
         finish.finish(change, outcome, now)
     elif (per_move := record.match.time_per_move) is not None:
@@ -61,6 +61,25 @@ def settle(change: unit.Change, now: datetime, *, moved: Seat | None = None) -> 
             ended = seat.deadline is None and (owed[seat.pk] or seat is moved)
             if not seat.bot and (ended or seat is played):
                 change.emit(bus.TurnEnded(record.match, seat))
+
+
+def _alone(record: Record) -> Outcome | None:
+    """The end of a match with fewer than two players still in it: the one still playing
+    wins, those who left share the last place. Solo games and puzzle challenges (whose
+    remaining player's puzzle stays a secret until they finish it) play on."""
+    seats = record.seats
+    if record.match.kind != Match.Kind.MATCH or len(seats) < 2:
+        return None
+    left = frozenset(seat.index for seat in seats if seat.has_left)
+    if len(seats) - len(left) >= 2:
+        return None
+    rules, state = record.rules, record.state
+    scores = [0] * len(seats)
+    ranks = [0] * len(seats)
+    for seat in seats:
+        scores[seat.index] = rules.score(state, seat.index)
+        ranks[seat.index] = len(seats) - len(left) + 1 if seat.index in left else 1
+    return Outcome(scores=tuple(scores), ranks=tuple(ranks), left=left)
 
 
 def _automatic_moves(change: unit.Change) -> None:
