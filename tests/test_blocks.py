@@ -115,6 +115,27 @@ def test_a_seek_where_anybody_seated_blocked_the_reader_is_left_out_of_their_lis
     assert f'data-seek="{by_alice.pk}"' in client.get(reverse("lobby")).text
 
 
+def test_the_blocker_is_not_offered_the_open_seats_beside_the_blocked(
+    client, alice, blocked_by_alice, carol
+):
+    by_bob = services.create_match(
+        blocked_by_alice, players=3, time_control="1d", rated=True, open=True
+    )
+    by_carol = services.create_match(carol, players=3, time_control="1d", rated=True, open=True)
+    other = services.create_match(carol, players=3, time_control="1d", rated=True, open=True)
+    services.join(by_carol.pk, blocked_by_alice)  # bob sits there now
+    client.force_login(alice)
+    lobby = client.get(reverse("lobby")).text
+    home = client.get(reverse("home")).text
+    for page in (lobby, home):
+        assert f'data-seek="{other.pk}"' in page
+        assert f'data-seek="{by_bob.pk}"' not in page
+        assert f'data-seek="{by_carol.pk}"' not in page
+        assert reverse("join", args=[by_bob.pk]) not in page
+    blocks.unblock(alice, blocked_by_alice)
+    assert f'data-seek="{by_bob.pk}"' in client.get(reverse("home")).text
+
+
 def test_block_and_unblock_from_the_profile_and_the_settings(client, alice, bob):
     client.force_login(alice)
     page = client.get(reverse("profile", args=["bob"])).text

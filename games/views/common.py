@@ -14,6 +14,7 @@ from games.inputs import parse_int
 from games.models import Match, Puzzle
 from games.registry import GAMES
 from games.services import MoveRefused
+from games.services.features import blocks
 from games.services.match import bot_seats
 
 
@@ -53,7 +54,7 @@ def too_many_new_games(request: HttpRequest) -> str:
 
 def open_seeks(user):
     """The matches with open seats ``user`` may take: none of their own, none where a seated
-    player has blocked them."""
+    player has blocked them or been blocked by them (``blocks.apart``)."""
     seeks = (
         Match.objects.filter(status=Match.Status.WAITING, open=True)
         .annotate(taken=Count("seats"))
@@ -61,8 +62,8 @@ def open_seeks(user):
         .order_by("-created")
     )
     if user.is_authenticated:
-        seeks = seeks.exclude(seats__player=user).exclude(seats__player__blocks__blocked=user)
-    return seeks
+        seeks = seeks.exclude(seats__player=user)
+    return blocks.apart(seeks, user)
 
 
 def bot_choices(game: str) -> list[tuple[str, str]]:

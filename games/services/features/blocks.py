@@ -2,17 +2,18 @@
 
 Who is blocked cannot invite the blocker, follow them, join the open seats of their matches
 (nor the seats their invitation links offer) or write in a chat the blocker reads (their
-messages are hidden for the blocker). Blocking ends any following between the two. It is
+messages are hidden for the blocker). Neither of the two is offered the open seats of a
+match the other sits in (``apart``). Blocking ends any following between the two. It is
 told to nobody; the blocked player is refused as if for any other reason where a refusal
 must be given.
 """
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from games.models import Block, Follow
+from games.models import Block, Follow, Match
 from games.services.match.record import MoveRefused
 
 
@@ -67,4 +68,14 @@ def blocking_any(player_id: int, others: list[int]) -> set[int]:
         Block.objects.filter(blocked_id=player_id, blocker_id__in=others).values_list(
             "blocker_id", flat=True
         )
+    )
+
+
+def apart(matches: QuerySet[Match], player) -> QuerySet[Match]:
+    """Those of ``matches`` where nobody seated has blocked ``player`` or been blocked by
+    them: the open seats ``player`` is offered."""
+    if not player.is_authenticated:
+        return matches
+    return matches.exclude(seats__player__blocks__blocked=player).exclude(
+        seats__player__blocked_by__blocker=player
     )
