@@ -169,7 +169,7 @@ def test_a_guest_who_signs_up_keeps_their_games_and_is_asked_to_confirm(client, 
     guest_id = client.session["guest"]
     assert guests.is_guest(guest_id)
     response = sign_up(client, "dora", "dora@example.com")
-    assert response.url == reverse("learn")
+    assert response.url == reverse("home")  # a guest who played comes back to their games
     dora = User.objects.get(username="dora")
     assert dora.seats.exists()
     assert not User.objects.filter(pk=guest_id).exists()

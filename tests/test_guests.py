@@ -103,6 +103,25 @@ def test_signing_up_keeps_the_guests_games_and_counts_their_daily(client):
     assert attempt.get_absolute_url() in page.text
 
 
+def test_a_guest_who_played_is_sent_to_their_games_after_signing_up(client):
+    client.post(reverse("new_solo"), {"game": "nmbr9"})
+    response = sign_up(client, "played")
+    assert response.status_code == 302 and response.url == reverse("home")
+    home = client.get(response.url).text
+    assert Match.objects.get(created_by__username="played").get_absolute_url() in home
+
+    client.logout()
+    client.post(reverse("new_solo"), {"game": "nmbr9"})
+    response = sign_up(client, "cameback", QUERY_STRING="next=/daily/")
+    assert response.status_code == 302 and response.url == "/daily/"
+
+
+def test_a_visitor_who_never_played_is_led_to_the_tutorials_after_signing_up(client):
+    client.get(reverse("home"))
+    response = sign_up(client, "fresh")
+    assert response.status_code == 302 and response.url == reverse("learn")
+
+
 def test_logging_in_keeps_the_guests_games_and_a_second_daily_is_practice(client, alice):
     todays_daily()
     counted = puzzles.play_daily(alice)

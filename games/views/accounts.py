@@ -28,7 +28,7 @@ from games.infra import limits
 from games.infra import notifications as mails
 from games.infra.middleware import SESSION_LANGUAGE
 from games.models import Profile
-from games.services.features import addresses, blocks, closing, export
+from games.services.features import addresses, blocks, closing, export, guests
 from games.views import pushes
 from games.views.common import posted_data
 
@@ -175,11 +175,12 @@ def export_data(request: AccountRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account; a guest's games become its own. Then the address the player came from
-    (``next``), or the tutorials."""
-    if request.user.is_authenticated and not accounts.is_guest(request):
+    (``next``); else the home page with their games for a guest who played, the tutorials
+    for anybody new."""
+    guest = accounts.is_guest(request)
+    if request.user.is_authenticated and not guest:
         return redirect("home")
     form = SignupForm(posted_data(request))
-    after = _next(request) or reverse("learn")
     if request.method == "POST" and form.is_valid():
         # Only sign-ups that are taken count against the limit: a form sent back with its
         # mistakes costs nothing.
@@ -200,10 +201,11 @@ def signup(request: HttpRequest) -> HttpResponse:
             # Another sign-up took the name after the form's checks.
             form.add_error(None, _("That name was taken just now."))
         else:
+            played = guest and guests.has_played(request.user)
             accounts.log_in(request, user)
             send_address_mail(request, user)
             link_sent(request, email)
-            return redirect(after)
+            return redirect(_next(request) or reverse("home" if played else "learn"))
     status = 400 if form.errors else 200
     context = {"form": form, "next": _next(request)}
     return render(request, "registration/signup.html", context, status=status)

@@ -50,6 +50,11 @@ def is_guest(user) -> bool:
     return pk is not None and Profile.objects.filter(player_id=pk, guest=True).exists()
 
 
+def has_played(guest) -> bool:
+    """Whether the guest has begun any game (solo, puzzle, against a bot or beside others)."""
+    return Seat.objects.filter(player=guest).exists()
+
+
 def guest_ids(player_ids) -> set[int]:
     """Which of ``player_ids`` are guests."""
     return set(
