@@ -31,11 +31,12 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import notices, services
 from games.infra import queue as task_queue
 from games.models import (
     Match,
     Move,
+    Notification,
     PlayerStats,
     Puzzle,
     Seat,
@@ -68,6 +69,12 @@ PASSWORD = "a-Long-pa55word"
 
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def said(**filters) -> list[str]:
+    """The words of the notifications ``filters`` pick, as their reader reads them in the
+    active language (English unless the test chose another)."""
+    return [n.said for n in notices.say_all(Notification.objects.filter(**filters))]
 
 
 def say(client, match, text, **extra):

@@ -26,6 +26,7 @@ from tests.factories import (
     open_match,
     play,
     play_to_end,
+    said,
     say,
     section,
     session_of,
@@ -124,7 +125,7 @@ def test_no_message_becomes_a_notification_or_a_push(client, alice, bob, carol):
     client.force_login(bob)
     say(client, match, "player words")
     assert Notification.objects.count() == notified and PushMessage.objects.count() == pushed
-    for kept in Notification.objects.values_list("text", flat=True):
+    for kept in said():
         assert "words" not in kept
     for kept in PushMessage.objects.values_list("payload", flat=True):
         assert "words" not in json.dumps(kept)

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, Notification, PlayerStats, Profile, Rating, RatingChange, Seat
-from games.services.features import boards, closing, export
-from tests.factories import PASSWORD, make_match, play, play_to_end
+from games.services.features import boards, closing, export, follows
+from tests.factories import PASSWORD, make_match, play, play_to_end, said
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +30,22 @@ def world(alice, bob, carol):
     )
     Profile.objects.create(player=alice, language="de")
     return finished, running, waiting
+
+
+def test_a_closed_accounts_old_name_leaves_the_others_notifications(client, alice, bob, carol):
+    services.create_match(alice, players=2, time_control="1d", rated=True, invite=["bob"])
+    follows.follow(alice, carol)
+    client.force_login(bob)
+    assert "alice invites you to a 2-player match." in client.get(reverse("notifications")).text
+    closing.close(alice)
+    for reader in (bob, carol):
+        client.force_login(reader)
+        page = client.get(reverse("notifications")).text
+        assert "alice" not in page
+        assert f"closed account {alice.pk}" in page
+    client.force_login(bob)
+    german = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="de").text
+    assert f"gelöschtes Konto {alice.pk}" in german and "alice" not in german
 
 
 def test_closing_an_account_erases_the_person_and_keeps_the_finished_games(
@@ -63,13 +79,9 @@ def test_closing_an_account_erases_the_person_and_keeps_the_finished_games(
     assert Seat.objects.get(match=running, player=closed).state == Seat.State.RESIGNED
     waiting.refresh_from_db()
     assert waiting.status == Match.Status.CANCELLED
-    said = list(
-        Notification.objects.filter(player=bob, match=running).values_list("text", flat=True)
-    )
-    assert f"closed account {alice.pk} resigned." in said
-    assert Notification.objects.filter(
-        player=carol, match=waiting, text__contains="closed"
-    ).exists()
+    told = said(player=bob, match=running)
+    assert f"closed account {alice.pk} resigned." in told
+    assert any("closed" in words for words in said(player=carol, match=waiting))
     # Its sessions are gone, the one on another device too; it can no longer log in.
     assert other_device.get(reverse("settings")).status_code == 302
     assert not [

@@ -7,21 +7,21 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services
 from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating
 from games.services import MoveRefused
 from games.services.features import blocks, closing, export, follows, puzzles
 from games.services.match import bot_seats
-from tests.factories import make_match, make_puzzles
+from tests.factories import make_match, make_puzzles, said
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def news_of(user) -> list[str]:
-    return list(Notification.objects.filter(player=user).values_list("text", flat=True))
+    return said(player=user)
 
 
 def test_a_follow_is_kept_once_and_the_followed_player_is_told_once(alice, bob):
@@ -58,10 +58,12 @@ def test_a_follow_notice_is_once_a_day_per_pair_of_players(alice, bob, carol):
     assert news_of(alice) == ["bob follows you."]
 
 
-def test_the_news_of_a_follow_is_written_in_the_followed_players_language(alice, bob):
+def test_the_news_of_a_follow_is_said_in_the_language_it_is_read_in(alice, bob):
     Profile.objects.create(player=bob, language="de")
     follows.follow(alice, bob)
-    assert news_of(bob) == ["alice folgt dir."]
+    with translation.override("de"):
+        assert news_of(bob) == ["alice folgt dir."]
+    assert news_of(bob) == ["alice follows you."]
     notification = Notification.objects.get(player=bob)
     assert notification.match is None and notification.kind == Notification.Kind.INFO
 

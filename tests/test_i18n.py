@@ -16,6 +16,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import translation
 
 from games.infra.notifications import send_due
 from games.management.commands.compile_translations import catalogues
@@ -226,17 +227,22 @@ def test_a_refused_request_says_why_in_german(client, alice):
     assert page.status_code == 400 and "Kein Spieler heißt nobody." in page.text
 
 
-def test_notifications_are_written_in_each_readers_language(alice, bob):
-    from games.models import Notification
-
+def test_notifications_are_said_in_the_language_they_are_read_in(client, alice, bob):
+    """Kept without words, a notification is said in the language of the page reading it,
+    whatever the language was when it was made."""
     Profile.objects.update_or_create(player=bob, defaults={"language": "de"})
-    match = make_match(alice, bob)
-    told = Notification.objects.filter(match=match)
-    moves = dict(told.filter(kind="move").values_list("player__username", "text"))
-    assert moves["bob"] == f"Du bist am Zug in Partie #{match.pk}."
-    assert moves["alice"] == f"Your move in Match #{match.pk}."
-    invitation = told.get(player=bob, kind="info").text
-    assert invitation == "alice lädt dich zu einer Partie mit 2 Spielern ein."
+    with translation.override("en"):
+        match = make_match(alice, bob)
+    client.force_login(bob)
+    page = client.get(reverse("notifications")).text  # bob's saved language
+    assert f"Du bist am Zug in Partie #{match.pk}." in page
+    assert "alice lädt dich zu einer Partie mit 2 Spielern ein." in page
+    assert "alice invites you" not in page and "Your move in" not in page
+    client.force_login(alice)
+    english = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="en").text
+    assert f"Your move in Match #{match.pk}." in english
+    german = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="de").text
+    assert f"Du bist am Zug in Partie #{match.pk}." in german
 
 
 def test_the_match_log_and_the_replay_read_in_german(client, alice, bob):
@@ -439,7 +445,7 @@ def test_a_player_who_saved_no_language_is_written_to_in_the_one_they_use_the_si
     client, alice, bob
 ):
     """No saved language means the browser's: the language the player last used the site in
-    is noted, and their notifications and e-mails are written in it."""
+    is noted, and their e-mails are written in it."""
     from games.infra.notifications import send_password_reset
     from games.models import Notification
 
@@ -448,8 +454,9 @@ def test_a_player_who_saved_no_language_is_written_to_in_the_one_they_use_the_si
     client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de")
     assert Profile.objects.get(player=bob).seen_language == "de"
     match = make_match(alice, bob)
-    told = Notification.objects.filter(match=match, player=bob)
-    assert told.get(kind="move").text == f"Du bist am Zug in Partie #{match.pk}."
+    # Notifications keep no words: they are said in the language of the page reading them.
+    told = Notification.objects.filter(match=match, player=bob).get(kind="move")
+    assert (told.message, told.text) == ("Your move in %(match)s.", "")
     send_password_reset(bob.email)
     send_password_reset(alice.email)
     subjects = {m.to[0]: m.subject for m in mail.outbox}

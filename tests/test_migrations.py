@@ -3,6 +3,7 @@
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
 
 from games import services
 from games.models import Match, Move, Rating, Seat
@@ -267,3 +268,33 @@ def test_sessions_signed_in_before_the_backend_moved_stay_signed_in(
     )
     client.cookies[settings.SESSION_COOKIE_NAME] = old
     assert client.get(reverse("settings")).status_code == 200
+
+
+@pytest.fixture
+def apps_with_worded_notifications():
+    """The app registry as it was while notifications were kept as finished words."""
+    yield from apps_at([("games", "0037_figures_per_game")])
+
+
+def test_notifications_kept_as_words_are_read_as_they_were_written(
+    apps_with_worded_notifications, client
+):
+    from django.contrib.auth.models import User as Current
+
+    from games import notices
+    from games.models import Notification
+
+    apps = apps_with_worded_notifications
+    User = apps.get_model("auth", "User")
+    OldNotification = apps.get_model("games", "Notification")
+    alice = User.objects.create(username="alice")
+    old = OldNotification.objects.create(player=alice, text="bob folgt dir.")
+
+    migrate_to_latest()
+
+    kept = Notification.objects.get(pk=old.pk)
+    assert (kept.text, kept.message, kept.params) == ("bob folgt dir.", "", {})
+    assert [n.said for n in notices.say_all([kept])] == ["bob folgt dir."]
+    client.force_login(Current.objects.get(pk=alice.pk))
+    page = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200 and "bob folgt dir." in page.text

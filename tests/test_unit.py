@@ -12,10 +12,10 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from games import services
-from games.models import Match, Move, Notification, Seat
+from games.models import Match, Move, Seat
 from games.services.features import chat_rooms
 from games.services.match import bus, unit
-from tests.factories import make_match, play, seat_of
+from tests.factories import make_match, play, said, seat_of
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -257,7 +257,7 @@ def test_a_subscriber_with_the_change_writes_in_its_transaction(alice, bob):
     finally:
         unsubscribe()
     assert "MoveMade" in heard.kinds() and heard.committed == [False] * len(heard.events)
-    assert Notification.objects.filter(player=alice, text="Noted: 0").count() == 1
+    assert said(player=alice).count("Noted: 0") == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -286,7 +286,7 @@ def test_a_failing_subscriber_is_logged_and_counted_and_the_move_stands(alice, b
         for stop in stops:
             stop()
     assert view.ply == 1 and Move.objects.filter(match=match).count() == 1
-    assert not Notification.objects.filter(text="never written").exists()
+    assert "never written" not in said()
     assert [failed(name) for name in names] == [b + 1 for b in before]
     assert "failed; the change stands" in caplog.text
     # the site's own subscribers were not held up: the other player's page was told

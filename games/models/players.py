@@ -187,6 +187,10 @@ class RatingChange(models.Model):
 
 
 class Notification(models.Model):
+    """A message for a player: the English ``message`` (marked with ``gettext_noop``) and its
+    ``params`` (a match or a player by id: ``games.notices``), said in the reader's language
+    when read; one kept from before has only its words, written once (``text``)."""
+
     class Kind(models.TextChoices):
         MOVE = "move", _("Your move")
         INFO = "info", _("News")
@@ -196,9 +200,14 @@ class Notification(models.Model):
     )
     match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.INFO)
-    text = models.CharField(max_length=200)
+    message = models.CharField(max_length=200, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    text = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(default=timezone.now)
     read = models.BooleanField(default=False)
+
+    #: Its words in the active language, once ``games.notices.say_all`` has said them.
+    said = ""
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -219,7 +228,7 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.text
+        return self.text or self.message
 
 
 class Heartbeat(models.Model):

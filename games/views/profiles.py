@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import ratings, services, web
+from games import notices, ratings, services, web
 from games.http import AccountRequest, SiteRequest
 from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import GAMES, default_game, find_game, puzzle_game
@@ -94,7 +94,13 @@ def notifications(request: AccountRequest) -> HttpResponse:
     )
     page, error = asked_page(request, news, _("There is no such page of news: here is the first."))
     moves = mine.filter(kind=Notification.Kind.MOVE).select_related("match")
-    context = {"moves": list(moves) if page.number == 1 else [], "page": page, "error": error}
+    shown = notices.say_all([*(moves if page.number == 1 else []), *page.object_list])
+    context = {
+        "moves": [n for n in shown if n.kind == Notification.Kind.MOVE],
+        "news": [n for n in shown if n.kind == Notification.Kind.INFO],
+        "page": page,
+        "error": error,
+    }
     return render(request, "games/notifications.html", context, status=400 if error else 200)
 
 

@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from games import notices
 from games.models import (
     Block,
     ChallengeOffer,
@@ -35,7 +36,7 @@ from games.models import (
     Rating,
     Seat,
 )
-from games.names import closed_name, shown_lazy
+from games.names import closed_name
 from games.services.match import unit
 from games.services.match.lobby import cancel_match
 from games.services.match.play import resign
@@ -76,7 +77,7 @@ def close(user: User) -> None:
                 cancel_match(
                     change,
                     gettext_noop("%(player)s closed their account: the match is called off."),
-                    player=shown_lazy(user.username),
+                    player=notices.player(user),
                 )
     # Last, with those the matches just left wrote for it.
     Notification.objects.filter(player=user).delete()

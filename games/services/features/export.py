@@ -12,6 +12,7 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from games import notices
 from games.models import (
     Block,
     ChatBan,
@@ -105,8 +106,10 @@ def everything(user: User) -> dict:
             for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("id")
         ],
         "notifications": [
-            {"text": n.text, "match": n.match_id, "at": _when(n.created), "read": n.read}
-            for n in Notification.objects.filter(player=user).order_by("created", "id")
+            {"text": n.said, "match": n.match_id, "at": _when(n.created), "read": n.read}
+            for n in notices.say_all(
+                Notification.objects.filter(player=user).order_by("created", "id")
+            )
         ],
         **_chats(user),
     }

@@ -24,14 +24,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import ratings
+from games import notices, ratings
 from games.models import Follow, FollowNotice, Match, Notification, Profile, Rating, Seat
 from games.names import shown
 from games.registry import find_game
 from games.services.features import blocks
 from games.services.match import bot_seats, visibility
 from games.services.match.record import MoveRefused
-from games.services.match.writes import in_their_languages
+from games.services.match.writes import notifications_of
 
 #: Matches listed for each followed player.
 PLAYING_SHOWN = 10
@@ -68,9 +68,9 @@ def follow(player, other) -> bool:
                 other.pk,
                 None,
                 gettext_noop("%(player)s follows you."),
-                {"player": player.username},
+                {"player": notices.player(player)},
             )
-            Notification.objects.bulk_create(in_their_languages([told]))
+            Notification.objects.bulk_create(notifications_of([told]))
     return made
 
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from games import notices
 from games.models import InviteLink, Match, Profile, Seat
 from games.registry import default_game, find_game, puzzle_rules
 from games.services.features import blocks
@@ -334,7 +335,9 @@ def decline(match_id: int, player) -> None:
         seat = change.record.seat_of(player)
         if change.match.status != Match.Status.WAITING or seat.state != Seat.State.INVITED:
             raise MoveRefused(_("There is no invitation of yours to decline here."))
-        cancel_match(change, gettext_noop("%(player)s declined the match."), player=player.username)
+        cancel_match(
+            change, gettext_noop("%(player)s declined the match."), player=notices.player(player)
+        )
 
 
 def cancel(match_id: int, player) -> None:
@@ -344,7 +347,9 @@ def cancel(match_id: int, player) -> None:
         if change.match.status != Match.Status.WAITING:
             raise MoveRefused(_("The match has started; resign instead."))
         cancel_match(
-            change, gettext_noop("%(player)s cancelled the match."), player=player.username
+            change,
+            gettext_noop("%(player)s cancelled the match."),
+            player=notices.player(player),
         )
 
 

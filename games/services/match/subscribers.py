@@ -32,9 +32,9 @@ from functools import partial
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from games import notices
 from games.infra import metrics, queue
 from games.models import Match
-from games.names import shown_lazy
 from games.services.features import push_devices
 from games.services.match import bus, finish, versions
 
@@ -61,7 +61,7 @@ def inbox(happened: Sequence[bus.Event], writes) -> None:
                 match,
                 INVITED,
                 push=push_devices.INVITE,
-                player=event.by,
+                player=notices.Player(match.created_by_id, event.by),
                 players=match.players,
             )
         elif isinstance(event, bus.TurnStarted):
@@ -73,7 +73,8 @@ def inbox(happened: Sequence[bus.Event], writes) -> None:
             writes.notify(event.seat.player_id, match, EXPIRED[event.strike])
         elif isinstance(event, bus.PlayerLeft) and event.resigned:
             for player_id in event.others:
-                writes.notify(player_id, match, RESIGNED, player=shown_lazy(event.name))
+                named = notices.Player(event.seat.player_id, event.name)
+                writes.notify(player_id, match, RESIGNED, player=named)
         elif isinstance(event, bus.MatchFinished) and not match.is_solo:
             for seat in event.seats:
                 writes.notify(

@@ -13,14 +13,14 @@ import logging
 from collections import defaultdict
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
-from django.utils import timezone, translation
-from django.utils.translation import gettext, gettext_noop
+from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from games import notices
 from games.infra import metrics
-from games.models import Match, Move, Notification, Profile, Seat
+from games.models import Match, Move, Notification, Seat
 from games.services.features import push_devices
 from games.services.match import kept
 from games.services.match.prepared import column, field_of
@@ -94,10 +94,10 @@ class Writes:
         self, player_id: int, match: Match | None, text: str, /, *, push: str = "", **params: Any
     ) -> None:
         """A notification for the player: ``text`` is the English message (marked with
-        ``gettext_noop``), written in the player's own language with ``params`` (anything,
-        said as ``str()`` in that language) when the changes are written. With ``push`` (a
-        kind of ``services.features.push_devices``, and a match) the player's devices are told
-        too."""
+        ``gettext_noop``), kept with ``params`` (a match, a player as ``notices.Player``, a
+        number; ``notices.stored``) and said in the reader's language when read. With
+        ``push`` (a kind of ``services.features.push_devices``, and a match) the player's
+        devices are told too, in the player's language."""
         self.notifications.append((player_id, match, text, params, push))
 
     def notify_your_move(self, player_id: int, match: Match) -> None:
@@ -171,7 +171,7 @@ class Writes:
         for match, fields in self.matches.values():
             match.save(update_fields=sorted(fields))
         Move.objects.bulk_create(self.moves)
-        Notification.objects.bulk_create(in_their_languages(self.notifications))
+        Notification.objects.bulk_create(notifications_of(self.notifications))
         owed = _your_move_notifications(self.your_move)
         told = [
             (p, m, kind, text, params)
@@ -200,19 +200,13 @@ class Writes:
         self._clear()
 
 
-def in_their_languages(pending) -> list[Notification]:
-    """The notifications, each written in its reader's language (else the site's)."""
-    if not pending:
-        return []
-    saved = Profile.languages_of({player_id for player_id, *_rest in pending})
-    made = []
-    for player_id, match, text, params, *_push in pending:
-        with translation.override(saved.get(player_id, settings.LANGUAGE_CODE)):
-            words = gettext(text)
-            if params:
-                words %= {name: str(value) for name, value in params.items()}
-        made.append(Notification(player_id=player_id, match=match, text=words[:200]))
-    return made
+def notifications_of(pending) -> list[Notification]:
+    """The notifications as they are kept: each (player id, match, English message, params)
+    by its message and parameters (``notices.stored``), to be said when read."""
+    return [
+        Notification(player_id=player_id, match=match, message=text, params=notices.stored(params))
+        for player_id, match, text, params, *_push in pending
+    ]
 
 
 def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
@@ -238,9 +232,8 @@ def _update_seats(seats: list[Seat], fields: tuple[str, ...]) -> None:
 def _your_move_notifications(changes: list[tuple[int, Match, bool]]) -> list[tuple]:
     """One "your move" per player and match at most, read or not, and only while the move is
     theirs: each player's last change in a match says whether they owe it (``due``). The
-    notification there was goes, and a player who owes the move gets it anew: unread, now,
-    in their language. Two statements for them all. The moves owed: (player id, match,
-    text, params)."""
+    notification there was goes, and a player who owes the move gets it anew: unread, now.
+    Two statements for them all. The moves owed: (player id, match, text, params)."""
     last = {(player_id, match.pk): (player_id, match, due) for player_id, match, due in changes}
     if not last:
         return []
@@ -257,7 +250,7 @@ def _your_move_notifications(changes: list[tuple[int, Match, bool]]) -> list[tup
         if due
     ]
     now = timezone.now()
-    made = in_their_languages(owed)
+    made = notifications_of(owed)
     for notification in made:
         notification.kind = Notification.Kind.MOVE
         notification.created = now
