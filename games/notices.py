@@ -74,7 +74,9 @@ def say_all(notifications: Iterable[Notification]) -> list[Notification]:
             elif isinstance(value, dict) and "match" in value:
                 matches.add(value["match"])
     names = dict(User.objects.filter(pk__in=players).values_list("pk", "username"))
-    found = {match.pk: match for match in Match.objects.filter(pk__in=matches)}
+    found = {
+        match.pk: match for match in Match.objects.filter(pk__in=matches).select_related("puzzle")
+    }
     for notification in notifications:
         notification.said = _said(notification, names, found)
     return notifications

@@ -9,7 +9,8 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from games import services
 from games.infra import limits
@@ -21,7 +22,14 @@ from games.registry import puzzle_game, puzzle_rules
 from games.services import MoveRefused
 from games.services.features import puzzles
 from games.tasks import publish_daily
-from tests.factories import finish, lose_tasks, make_puzzles, normalised, wait_for
+from tests.factories import (
+    finish,
+    lose_tasks,
+    make_puzzles,
+    normalised,
+    todays_daily,
+    wait_for,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -558,3 +566,47 @@ def test_the_archive_reads_the_days_it_shows_and_shows_what_it_did(client, alice
         assert f'data-archive="{puzzle.pk}"' in page
         if winner is not None:
             assert f"{winner.player.username}</a> ({winner.score})" in page
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_daily_puzzle_is_named_by_its_day_everywhere(client, alice, language):
+    daily = todays_daily()
+    (past,) = make_puzzles(4343)
+    yesterday = puzzles.today() - timedelta(days=1)
+    Puzzle.objects.filter(pk=past.pk).update(daily_on=yesterday)
+    past.refresh_from_db()
+    words = {"en": "Daily puzzle of ", "de": "Rätsel des Tages vom "}[language]
+    with translation.override(language):
+        name = words + date_format(puzzles.today(), "DATE_FORMAT")
+        past_name = words + date_format(yesterday, "DATE_FORMAT")
+        assert (str(daily), str(past)) == (name, past_name)
+    numbered = {"en": "Puzzle #", "de": "Rätsel #"}[language]
+    attempt = puzzles.play_daily(alice)
+    assert str(attempt) == str(daily)
+    client.force_login(alice)
+    asked = {"HTTP_ACCEPT_LANGUAGE": language}
+
+    def page(url: str) -> str:
+        response = client.get(url, **asked)
+        assert response.status_code == 200, url
+        return response.text
+
+    pages = {
+        "daily": page(reverse("daily")),
+        "game": page(attempt.get_absolute_url()),
+        "profile": page(reverse("profile", args=["alice"])),
+        "puzzle": page(daily.get_absolute_url()),
+    }
+    finish(attempt, alice)
+    pages |= {
+        "home": page(reverse("home")),
+        "finished": page(attempt.get_absolute_url()),
+        "replay": page(reverse("replay", args=[attempt.pk])),
+        "results": page(reverse("profile", args=["alice"])),
+    }
+    for where, text in pages.items():
+        assert name in text, where
+        assert numbered not in text, where
+    assert past_name in page(reverse("daily_archive"))
+    practice = puzzles.start_puzzle(alice, past)
+    assert past_name in page(practice.get_absolute_url())

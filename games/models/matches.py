@@ -4,6 +4,7 @@ offers, seats and moves."""
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from games import ratings
@@ -94,6 +95,12 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
+        # A game on a daily puzzle has the puzzle's name, its day (lists of them read their
+        # puzzles with them).
+        if self.kind == self.Kind.PUZZLE and self.puzzle_id is not None:
+            puzzle = self.puzzle
+            if puzzle is not None and puzzle.daily_on is not None:
+                return str(puzzle)
         # The kind in the active language (the label, not get_kind_display(), which builds a
         # mapping of every choice each time: lists of matches write dozens of these).
         return f"{self.Kind(self.kind).label} #{self.pk}"
@@ -145,6 +152,11 @@ class Puzzle(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
+        """A daily puzzle is named by its day, in the reader's language; any other by its
+        number."""
+        if self.daily_on is not None:
+            day = date_format(self.daily_on, "DATE_FORMAT")
+            return _("Daily puzzle of %(day)s") % {"day": day}
         return _("Puzzle #%(number)s") % {"number": self.pk}
 
     def get_absolute_url(self) -> str:

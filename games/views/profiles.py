@@ -117,7 +117,7 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     solving = held.pop((puzzle_game(), Rating.Pool.SOLVING), None)
     recent = (
         Seat.objects.filter(player=player, finished__isnull=False)
-        .select_related("match")
+        .select_related("match__puzzle")
         .order_by("-finished")[:20]
     )
     current = watching.current_games(player, request.user)

@@ -88,7 +88,7 @@ def _entries(seats: list[Seat]) -> list[Entry]:
 
 def dashboard(player, seeks) -> Dashboard:
     """``player``'s home page; ``seeks``: the open matches they may join (the lobby's)."""
-    mine = Seat.objects.filter(player=player).select_related("match")
+    mine = Seat.objects.filter(player=player).select_related("match__puzzle")
     # Every game of theirs not over yet, in one query with the others' seats in a second.
     current = list(
         mine.filter(finished=None, match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING])
