@@ -45,7 +45,7 @@ def stored(params: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, Match):
             kept[name] = {"match": value.pk}
         elif isinstance(value, Player):
-            kept[name] = {"player": value.pk, "name": value.name}
+            kept[name] = {"player": value.pk}  # never the name: it may change or be erased
         elif isinstance(value, bool | int | float):
             kept[name] = value
         else:
@@ -88,7 +88,7 @@ def _said(notification: Notification, names: dict[int, str], matches: dict[int, 
     params: dict[str, Any] = {}
     for name, value in (notification.params or {}).items():
         if isinstance(value, dict) and "player" in value:
-            params[name] = shown(names.get(value["player"]) or str(value.get("name", "")))
+            params[name] = shown(names.get(value["player"], ""))
         elif isinstance(value, dict) and "match" in value:
             match = matches.get(value["match"])
             params[name] = match if match is not None else f"#{value['match']}"

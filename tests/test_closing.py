@@ -38,6 +38,8 @@ def test_a_closed_accounts_old_name_leaves_the_others_notifications(client, alic
     client.force_login(bob)
     assert "alice invites you to a 2-player match." in client.get(reverse("notifications")).text
     closing.close(alice)
+    kept = Notification.objects.filter(player__in=[bob, carol]).values_list("params", flat=True)
+    assert kept and "alice" not in repr(list(kept))
     for reader in (bob, carol):
         client.force_login(reader)
         page = client.get(reverse("notifications")).text
