@@ -121,3 +121,42 @@ def test_a_tile_on_an_identical_one_is_outlined_alone():
     svg = board_svg(board, highlight=[(five, 1)])
     (shift,) = re.findall(r'class="placed-now" transform="translate\(([-\d.]+) ', svg)
     assert float(shift) < 0  # the outline of the tile on level 1, drawn raised
+
+
+def _stacked_boards(seeds: range) -> list[Board]:
+    """Displays of every number twice, each tile placed as high as it may go."""
+    import random
+
+    boards = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        numbers = [n for n in range(10) for _ in range(2)]
+        rng.shuffle(numbers)
+        board = Board()
+        for number in numbers:
+            moves = board.legal_moves(number)
+            if moves:
+                high = max(level for _spot, level in moves)
+                board.place(rng.choice([p for p, level in moves if level == high]))
+        boards.append(board)
+    return boards
+
+
+def test_level_badges_cover_no_number():
+    """A badge (a circle of radius .25) keeps clear of every number shown (.8 high, up to
+    .6 wide with two digits' room), its own tile's first."""
+    label = r'<text class="label number( under)?" x="([-\d.]+)" y="([-\d.]+)" data-level="\d">'
+    circle = r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="\.25"/>'
+    checked = 0
+    for board in _stacked_boards(range(12)):
+        svg = board_svg(board)
+        shown = [(float(x), float(y)) for under, x, y in re.findall(label, svg) if not under]
+        badges = [(float(x), float(y)) for x, y in re.findall(circle, svg)]
+        assert len(badges) == sum(1 for _p, level in board.tiles if level)
+        for bx, by in badges:
+            for lx, ly in shown:
+                nearest_x = min(max(bx, lx - 0.3), lx + 0.3)
+                nearest_y = min(max(by, ly - 0.4), ly + 0.4)
+                assert (bx - nearest_x) ** 2 + (by - nearest_y) ** 2 > 0.25**2, (bx, by, lx, ly)
+            checked += 1
+    assert checked > 30

@@ -3,7 +3,8 @@ templates/games/nmbr9/board*.svg and legend.svg.
 
 One user unit is one square of the display. Each number tile has its own colour (as the
 physical tiles do); its level shows three ways: the higher the tile, the darker its shade and
-the thicker its outline, and from level 1 on a badge with the level sits in its corner. Tiles
+the thicker its outline, and from level 1 on a badge with the level sits in another of its
+squares than its number's (one no higher tile covers, where it has one). Tiles
 on higher levels are drawn later and shifted up-left a little, so stacks read as stacks. A
 tile's number is marked ``under`` where a higher tile covers the square it is written on
 (pages hide it, except when showing one level at a time). The tile being placed is hatched
@@ -204,13 +205,34 @@ def _tiles(tiles: tuple[tuple[Placement, int], ...]) -> tuple[SafeString, tuple]
     for t in shapes:
         for cell in t.cells:
             top[cell] = t.level
-    markup = "".join(_tile_markup(t, top[t.label_cell] > t.level) for t in shapes)
+    markup = "".join(
+        _tile_markup(t, top[t.label_cell] > t.level, _badge_cell(t, top)) for t in shapes
+    )
     return SafeString(markup), tuple(c for t in shapes for c in t.cells)
 
 
+def _badge_cell(t: TileShape, top: dict[tuple[int, int], int]) -> tuple[int, int] | None:
+    """The square of ``t`` its level badge sits on: the one nearest its number's square,
+    not that one and, where it can be, one no higher tile covers (upper left first); None
+    for a piece of one square (the badge then sits in its corner)."""
+    others = [cell for cell in t.cells if cell != t.label_cell]
+    if not others:
+        return None
+    lx, ly = t.label_cell
+    return min(
+        others,
+        key=lambda c: (top[c] > t.level, abs(c[0] - lx) + abs(c[1] - ly), c[1], c[0]),
+    )
+
+
 @lru_cache(maxsize=16384)
-def _tile_markup(t: TileShape, under: bool) -> str:
-    """One tile's markup (``under``: a higher tile covers its number)."""
+def _tile_markup(t: TileShape, under: bool, badge: tuple[int, int] | None = None) -> str:
+    """One tile's markup (``under``: a higher tile covers its number; ``badge``: the square
+    its level badge sits on, None: the corner of its number's square)."""
+    if badge is None:
+        badge_x, badge_y = t.label_x - 0.32, t.label_y - 0.32
+    else:
+        badge_x, badge_y = badge[0] + 0.5 + t.shift, badge[1] + 0.5 + t.shift
     tile = {
         "level": str(t.level),
         "kind": t.kind,
@@ -223,8 +245,8 @@ def _tile_markup(t: TileShape, under: bool) -> str:
         "label_x": _number(t.label_x),
         "label_y": _number(t.label_y),
         "under": under,
-        "badge_x": _number(t.label_x - 0.32),
-        "badge_y": _number(t.label_y - 0.32),
+        "badge_x": _number(badge_x),
+        "badge_y": _number(badge_y),
     }
     return render_to_string("games/nmbr9/board_tiles.svg", {"tiles": [tile]})
 
