@@ -332,3 +332,21 @@ def test_a_long_rating_history_is_drawn_with_few_points_keeping_its_shape():
     }
     # A short history keeps every point.
     assert charts.thinned(list(range(charts.CHART_POINTS))) == list(range(charts.CHART_POINTS))
+
+
+def test_lines_that_meet_in_the_score_chart_stay_apart():
+    """Two players level on every round: neither line hides the other (each drawn a little
+    apart, with its own dashes); where the scores part, each point is at its own score."""
+    from games.web.charts import score_chart
+
+    svg = score_chart([("alice", [0, 4, 9, 9]), ("bob", [0, 4, 9, 12])], 3, 3)
+    lines = dict(re.findall(r'data-series="(\w+)">\s*<polyline points="([^"]+)"', svg))
+    alice, bob = ([p.split(",") for p in lines[name].split()] for name in ("alice", "bob"))
+    for r in range(3):
+        assert alice[r][0] == bob[r][0] and abs(float(alice[r][1]) - float(bob[r][1])) >= 3
+    assert float(alice[3][1]) > float(bob[3][1])  # 9 is lower on the chart than 12
+    apart = score_chart([("alice", [0, 4, 9, 9]), ("carol", [0, 1, 2, 12])], 3, 3)
+    alone = re.search(r'data-series="alice">\s*<polyline points="([^"]+)"', apart)[1].split()
+    assert alone[3].split(",") == alice[3]  # apart from the others: at its own score
+    dashes = re.findall(r'<polyline points="[^"]+"(?: stroke-dasharray="([^"]+)")?/>', svg)
+    assert len(dashes) == 2 and dashes[0] != dashes[1]

@@ -185,7 +185,9 @@ def score_chart(
 ) -> SafeString:
     """Each player's score after each round (``series``: a name and its scores from round
     0), with the round ``shown`` marked and every point's value on hover; the series named
-    ``reference`` (the par game) is dashed."""
+    ``reference`` (the par game) is dashed. Each player's line has its own dashes, and where
+    lines meet (the same score after a round) each is drawn a little apart from the others,
+    so that none hides another."""
     top = max((max(scores) for _name, scores in series if scores), default=0)
     top = max(10, top)
     step = (SCORE_W - 2 * SCORE_PAD) / max(rounds, 1)
@@ -196,9 +198,10 @@ def score_chart(
     def y(score: int) -> float:
         return round_to(SCORE_H - SCORE_PAD - score / top * (SCORE_H - 2 * SCORE_PAD))
 
+    offsets = _offsets([scores for _name, scores in series])
     lines = []
     for index, (name, scores) in enumerate(series):
-        points = [(r, x(r), y(v), v) for r, v in enumerate(scores)]
+        points = [(r, x(r), round_to(y(v) + offsets[index][r]), v) for r, v in enumerate(scores)]
         lines.append(
             {
                 "name": name,
@@ -207,6 +210,7 @@ def score_chart(
                 "polyline": " ".join(f"{px},{py}" for _r, px, py, _v in points),
                 "points": points,
                 "legend_x": SCORE_PAD + index * 140,
+                "dashes": DASHES[index % len(DASHES)],
             }
         )
     context = {
@@ -224,6 +228,27 @@ def score_chart(
         "ticks": [(r, x(r)) for r in range(0, rounds + 1, 5 if rounds > 10 else 1)],
     }
     return SafeString(render_to_string("games/score_chart.svg", context))
+
+
+#: Each series' dashes (the first solid), and how far apart lines that meet are drawn.
+DASHES = ("", "8 3", "2 3", "8 3 2 3", "12 4")
+APART = 3.0
+
+
+def _offsets(series: list[list[int]]) -> list[list[float]]:
+    """How far each series' point of each round is drawn above (-) or below the score's
+    place: the series with the same score after a round spread around it, ``APART`` apart."""
+    offsets = [[0.0] * len(scores) for scores in series]
+    rounds = max((len(scores) for scores in series), default=0)
+    for r in range(rounds):
+        meeting: dict[int, list[int]] = {}
+        for index, scores in enumerate(series):
+            if r < len(scores):
+                meeting.setdefault(scores[r], []).append(index)
+        for indexes in meeting.values():
+            for place, index in enumerate(indexes):
+                offsets[index][r] = (place - (len(indexes) - 1) / 2) * APART
+    return offsets
 
 
 def round_to(value: float) -> float:
