@@ -110,13 +110,30 @@ def test_nmbr9_step_1_takes_the_first_tile_anywhere(client):
     nothing_stored()
 
 
+def test_nmbr9_every_step_opens_with_its_tile_on_a_spot_it_takes(client):
+    tiles: tuple[str, ...] = (FIRST,)
+    for number in nmbr9_tutorial.Nmbr9Tutorial.cards[1:]:
+        page = client.get(NMBR9, {"placed": placed(*tiles)})
+        assert step(page) == len(tiles) + 1
+        assert 'data-ghost="legal"' in page.text and "data-error" not in page.text
+        assert 'class="verdict ok"' in page.text
+        x, y, rotation = (
+            int(re.search(rf'id="turn"[^>]* data-{k}="(-?\d+)"', page.text)[1])
+            for k in ("x", "y", "rotation")
+        )
+        moved = place(client, tiles, f"{number}@{x},{y}r{rotation}")
+        assert moved.status_code == 302
+        tiles = (*tiles, f"{number}@{x},{y}r{rotation}")
+    assert "data-learned" in client.get(NMBR9, {"placed": placed(*tiles)}).text
+
+
 def test_nmbr9_step_2_wants_a_touching_tile_that_leaves_room_on_top(client):
     tiles = (FIRST,)
     page = client.get(NMBR9, {"placed": placed(*tiles)})
     assert step(page) == 2 and "must touch another along an edge" in page.text
-    # The tile starts beside the display, touching nothing: the rule says why it is red.
-    assert 'data-x="4" data-y="0"' in page.text and 'data-ghost="illegal"' in page.text
-    assert "Not adjacent: it must share an edge" in page.text and "data-spots" in page.text
+    # The tile starts on a spot the step takes, beside the first: nothing is refused yet.
+    assert 'data-x="3" data-y="0"' in page.text and 'data-ghost="legal"' in page.text
+    assert "Not adjacent" not in page.text and "data-spots" in page.text
 
     refused = place(client, tiles, "9@4,0r0")
     assert refused.status_code == 400 and step(refused) == 2
@@ -228,7 +245,8 @@ def test_nmbr9_reads_in_german(client):
     german = {"HTTP_ACCEPT_LANGUAGE": "de"}
     page = client.get(NMBR9, {"placed": FIRST}, **german)
     assert "NMBR 9 spielen lernen" in page.text and "lege die zweite 9 neben die erste" in page.text
-    assert "Nicht angrenzend: es muss eine Kante" in page.text
+    off = client.get(NMBR9, {"placed": FIRST, "x": 4, "y": 0, "rotation": 0}, **german)
+    assert "Nicht angrenzend: es muss eine Kante" in off.text
     assert "Grün schattiert" in page.text and "Karte <strong>2</strong> von 5" in page.text
     refused = place(client, (FIRST, SECOND), "7@0,-4r0", **german)
     assert alert(refused) == "Lege es diesmal oben auf zwei Plättchen: auf Ebene 1."

@@ -160,3 +160,21 @@ def test_level_badges_cover_no_number():
                 assert (bx - nearest_x) ** 2 + (by - nearest_y) ** 2 > 0.25**2, (bx, by, lx, ly)
             checked += 1
     assert checked > 30
+
+
+def test_the_tutorials_spots_are_shaded_green_over_every_tile():
+    """The shading of the spots a tutorial's step takes, laid over any tile at any level or
+    over the empty board, is clearly green (not a grey), and its outline stands out."""
+    from pathlib import Path
+
+    from games.web.nmbr9 import svg
+
+    css = (Path(svg.__file__).parent / "static/nmbr9/nmbr9.css").read_text()
+    rule = re.search(r"\.spot-squares \{ fill: rgba\((\d+), (\d+), (\d+), ([\d.]+)\)", css)
+    assert rule is not None
+    *shading, alpha = (float(v) for v in rule.groups())
+    grounds = [shade(colour, level) for colour in NUMBER_COLOURS for level in range(4)]
+    for ground in [*grounds, "#fbfaf7"]:
+        under = [int(ground[i : i + 2], 16) for i in (1, 3, 5)]
+        r, g, b = (alpha * s + (1 - alpha) * u for s, u in zip(shading, under, strict=True))
+        assert g >= r + 40 and g >= b + 40, (ground, r, g, b)

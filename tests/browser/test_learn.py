@@ -60,6 +60,31 @@ def fits_the_screen(page, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
+def whole_board_in_sight(page) -> None:
+    """Every tile of the own board (and the one being placed) lies on the screen, inside
+    the board's frame and above the controls that stay at the bottom of a narrow screen."""
+    page.wait_for_timeout(300)  # the page's own scrolling after the step came
+    seen = page.evaluate(
+        """() => {
+          const wrap = document.querySelector('#learn .board-wrap.own');
+          const frame = wrap.getBoundingClientRect();
+          const bar = document.querySelector('#turn .controls').getBoundingClientRect();
+          const pieces = [...wrap.querySelectorAll('.tile, .ghost')].map(
+            (el) => el.getBoundingClientRect());
+          return {
+            pieces: pieces.map((b) => [b.left, b.top, b.right, b.bottom]),
+            frame: [frame.left, frame.top, frame.right, frame.bottom],
+            bar: bar.top, width: window.innerWidth,
+          };
+        }"""
+    )
+    assert len(seen["pieces"]) == 3, seen
+    left, top, right, bottom = seen["frame"]
+    for x0, y0, x1, y1 in seen["pieces"]:
+        assert x0 >= max(left, 0) - 1 and x1 <= min(right, seen["width"]) + 1, seen
+        assert y0 >= max(top, 0) - 1 and y1 <= min(bottom, seen["bar"]) + 1, seen
+
+
 class Nmbr9Player:
     """Moves the tile as a player would: clicks on the board and keys on a desktop, the
     arrow buttons on a phone."""
@@ -126,19 +151,34 @@ def test_a_visitor_plays_the_nmbr9_tutorial_through(open_browser, language, scre
     expect(page.locator("#learn")).to_have_attribute("data-step", "2")
     expect(page.locator("[data-lesson]")).to_have_text(said(lessons[1].says, language))
 
-    # 2. Shown beside the first tile, touching nothing: refused with the rule, then placed.
+    # 2. Shown on a spot the step takes, beside the first tile, nothing refused before the
+    # visitor acts; moved off to touch nothing, refused with the rule; then placed.
     expect(page.locator("[data-spots]")).to_have_count(1)
+    expect(page.locator('[data-ghost="legal"]')).to_have_count(1)
+    expect(page.locator("#turn [role=alert]")).to_have_count(0)
+    first = Placement.parse("9@0,0r0")
+    second = Placement.parse("9@3,0r0")
+    assert player.ghost() == (3, 0, 0)
+    player.to(Placement.parse("9@4,0r0"))
     expect(page.locator("[data-verdict]")).to_have_text(words["not adjacent"])
     player.confirm()
     shows_refusal(session, words["not adjacent"])
     expect(page.locator("#learn")).to_have_attribute("data-step", "2")
-    first = Placement.parse("9@0,0r0")
-    assert player.ghost() == (4, 0, 0)
-    second = Placement.parse("9@3,0r0")
     player.to(second)
     expect(page.locator('[data-ghost="legal"]')).to_have_count(1)
+    if screen == "phone":  # scrolled down the page, and the board to its right-hand side
+        page.evaluate(
+            """() => {
+              const wrap = document.querySelector('#learn .board-wrap.own');
+              wrap.scrollLeft = wrap.scrollWidth;
+              window.scrollTo(0, document.documentElement.scrollHeight);
+            }"""
+        )
     player.confirm()
     expect(page.locator("#learn")).to_have_attribute("data-step", "3")
+    expect(page.locator('[data-ghost="legal"]')).to_have_count(1)
+    if screen == "phone":
+        whole_board_in_sight(page)
 
     # 3. On level 0 it is legal but not the lesson; over the gap between the 9s it is not
     # legal; on top of both it is.

@@ -204,16 +204,22 @@ def _accepted(placed: tuple[Placement, ...]) -> tuple[tuple[Placement, int], ...
 
 
 def start_spot(board: Board, number: int, placed: tuple[Placement, ...]) -> Placement:
-    """Where a step shows its tile first: the middle of an empty display, else beside the
-    display one square off (touching nothing), upright if the step takes it upright
-    somewhere, else turned as the first spot it takes."""
+    """Where a step shows its tile first: the middle of an empty display, else on a spot the
+    step takes (so that a step never opens with a refusal), upright if the step takes it
+    upright somewhere, the spot nearest the display's right-hand side (one square beyond it
+    when the step takes it nowhere on the display)."""
     bounds = board.bounds()
     if bounds is None:
         return Placement(number, 0, 0, 0)
     _min_x, min_y, max_x, _max_y = bounds
-    turns = sorted({placement.rotation for placement, _level in accepted(placed)})
+    spots = [placement for placement, _level in accepted(placed)]
+    turns = sorted({placement.rotation for placement in spots})
     rotation = 0 if not turns or 0 in turns else turns[0]
-    return Placement(number, max_x + 2, min_y, rotation)
+    beside = Placement(number, max_x + 2, min_y, rotation)
+    turned = [p for p in spots if p.rotation == rotation]
+    if not turned:
+        return beside
+    return min(turned, key=lambda p: (abs(p.x - beside.x) + abs(p.y - beside.y), p.y, p.x))
 
 
 class Nmbr9Tutorial:

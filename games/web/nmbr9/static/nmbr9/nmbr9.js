@@ -80,3 +80,33 @@ function showGhost() {
 showGhost();
 document.addEventListener("htmx:afterSettle", showGhost);
 
+
+// A tutorial's new step starts with its whole display in sight: in the board's frame (which
+// kept its scrolling from the step before), and above the controls that stay at the bottom
+// of a narrow screen, with the step's sentence where both fit.
+let step = document.getElementById("learn")?.dataset.step;
+function showStep() {
+  const learn = document.getElementById("learn");
+  if (!learn || learn.dataset.step === step) return;
+  step = learn.dataset.step;
+  const wrap = learn.querySelector(".board-wrap.own");
+  if (!wrap) return;
+  const pieces = [...wrap.querySelectorAll(".tile, .ghost")].map((el) => el.getBoundingClientRect());
+  if (pieces.length) {
+    const frame = wrap.getBoundingClientRect();
+    const left = Math.min(...pieces.map((box) => box.left));
+    const right = Math.max(...pieces.map((box) => box.right));
+    const topmost = Math.min(...pieces.map((box) => box.top));
+    const bottom = Math.max(...pieces.map((box) => box.bottom));
+    wrap.scrollLeft += (left + right) / 2 - (frame.left + frame.right) / 2;
+    wrap.scrollTop += (topmost + bottom) / 2 - (frame.top + frame.bottom) / 2;
+  }
+  const bar = learn.querySelector("#turn .controls");
+  const sticky = bar && getComputedStyle(bar).position === "sticky";
+  const room = window.innerHeight - (sticky ? bar.getBoundingClientRect().height : 0);
+  const board = wrap.getBoundingClientRect();
+  if (board.top >= 0 && board.bottom <= room) return;
+  const top = learn.getBoundingClientRect().top;
+  window.scrollBy(0, board.bottom - top <= room ? top : board.top);
+}
+document.addEventListener("htmx:afterSettle", showStep);
