@@ -63,6 +63,7 @@ from games.services.match.lobby import (
     decline,
     join,
     play_again,
+    same_settings,
     start_against_bot,
     start_solo,
 )
@@ -110,6 +111,7 @@ __all__ = [
     "personal_best",
     "play",
     "play_again",
+    "same_settings",
     "rate_match",
     "rate_puzzle_attempt",
     "figures_of",

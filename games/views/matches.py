@@ -3,6 +3,8 @@ moves and choices posted from it, and the replay of a finished match."""
 
 import contextlib
 import json
+from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -25,10 +27,10 @@ from games.http import SiteRequest
 from games.infra import presence
 from games.inputs import parse_choice, parse_int
 from games.models import Match, RatingChange, Seat
-from games.registry import GAMES, default_game, find_game
+from games.registry import GAMES, default_game, find_game, puzzle_games
 from games.services import MatchView, MoveRefused
-from games.services.features import chat_rooms, links, puzzles, watching
-from games.services.match import finish, versions, visibility
+from games.services.features import chat_rooms, links, newcomers, puzzles, watching
+from games.services.match import bot_seats, finish, versions, visibility
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -90,6 +92,7 @@ def new_solo(request: SiteRequest) -> HttpResponse:
     except ValueError:
         bot = default_bot
         error = _("There is no %(strength)s bot.") % {"strength": asked}
+    limited = False
     if posted is not None and "again" in posted:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -97,16 +100,21 @@ def new_solo(request: SiteRequest) -> HttpResponse:
         if player is None:
             return guest_limit_page(request, wait)
         try:
-            return redirect(services.play_again(player, parse_int(posted["again"])))
+            again = parse_int(posted["again"])
+            # A bot's moves are computed by the workers, which every match shares: limited.
+            if not accounts.is_guest(request) and bot_seats.in_match(again):
+                error = too_many_new_games(request)
+                limited = bool(error)
+            if not limited:
+                return redirect(services.play_again(player, again))
         except ValueError:  # MoveRefused included
             error = _("There is no solo game of yours to play again.")
-            posted = None
+        posted = None
     plain = ("csrfmiddlewaretoken", "game", "bot", "private")
     chosen = posted is not None and any(k not in plain for k in posted)
     options = adapter.options_form(posted if chosen else None)
     privacy = PrivacyForm(posted)
     private = privacy.is_valid() and privacy.cleaned_data["private"]
-    limited = False
     if posted is not None and not error and (not chosen or options.is_valid()):
         cleaned = options.cleaned_data if chosen else {}
         player, wait = accounts.playing(request)
@@ -162,11 +170,22 @@ def new_match(request: SiteRequest) -> HttpResponse:
     game = _game(request)
     adapter = web.adapter_for(game)
     posted = posted_data(request)
-    initial = {"invite": request.GET.get("invite", ""), "game": game}
-    form = MatchForm(posted, initial=initial, game=game)
-    options = adapter.options_form(posted)
-    context = {"form": form, "options": options, "options_help": adapter.options_help}
+    initial: dict[str, Any] = {"invite": request.GET.get("invite", ""), "game": game}
+    chosen: dict[str, Any] = {}
     error = ""
+    if posted is None and "again" in request.GET:
+        # A new match with the same players and options as one of the player's own.
+        try:
+            same = services.same_settings(request.user, parse_int(request.GET["again"], minimum=1))
+        except ValueError:  # MoveRefused included
+            error = _("There is no match of yours with this number.")
+        else:
+            chosen = same.pop("options")
+            if same["game"] == game:
+                initial.update(same, open=False)
+    form = MatchForm(posted, initial=initial, game=game)
+    options = adapter.options_form(posted, initial=chosen)
+    context = {"form": form, "options": options, "options_help": adapter.options_help}
     if request.method == "POST" and form.is_valid() and options.is_valid():
         data = form.cleaned_data
         error = too_many_new_games(request)
@@ -211,6 +230,7 @@ def _seated(request: SiteRequest, match_id: int) -> None:
 def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **query) -> dict:
     match = mv.match
     seat_shown = mv.seat or (mv.seats[0] if mv.seats else None)
+    tutorial = web.adapter_for(match.game).tutorial
     context = {
         "match": match,
         "seats": mv.seats,
@@ -223,6 +243,11 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         "version": SimpleLazyObject(lambda: services.version(mv)),
         "game_name": find_game(match.game).name,
         "described": web.adapter_for(match.game).describe(match.options),
+        # The rules at hand: their essentials, the help and the tutorial a link away.
+        "essentials_template": web.adapter_for(match.game).essentials_template,
+        "tutorial_url": reverse("learn_game", args=[match.game]) if tutorial else "",
+        # A first game against a bot offers the tutorial first (asked only by a whole page).
+        "learn_first": (lambda: newcomers.offers_tutorial(mv)) if tutorial else False,
         # Made only when shown: the partials of the play area have no chat.
         "chat": SimpleLazyObject(lambda: chat_rooms.messages(match, request.user, seats=mv.seats)),
     }
@@ -265,11 +290,36 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
             best = services.personal_best(seat_shown.player, match.game)
             context["best"] = best
             context["new_best"] = best is not None and seat_shown.score >= best
+        context.update(_what_next(request, mv))
         if match.rated:
             context["rating_changes"] = {
                 c.player_id: c for c in RatingChange.objects.filter(match=match)
             }
     return context
+
+
+def _what_next(request: SiteRequest, mv: MatchView) -> dict:
+    """What the end of a game offers its player next: the same game again (against the same
+    bot, or a new match with the same players and options), the other games' tutorials and
+    the daily puzzle."""
+    match = mv.match
+    if not mv.is_player:
+        return {}
+    bots = any(seat.bot for seat in mv.seats)
+    between_people = match.kind == Match.Kind.MATCH and not bots and match.puzzle_id is None
+    same = urlencode({"game": match.game, "again": match.pk})
+    return {
+        "again_bot": match.kind == Match.Kind.MATCH and bots and match.puzzle_id is None,
+        "same_match_url": f"{reverse('new_match')}?{same}"
+        if between_people and not accounts.is_guest(request)
+        else "",
+        "other_tutorials": [
+            {"name": find_game(slug).name, "url": reverse("learn_game", args=[slug])}
+            for slug, adapter in web.ADAPTERS.items()
+            if slug != match.game and adapter.tutorial is not None
+        ],
+        "daily_puzzle": bool(puzzle_games()),
+    }
 
 
 def _follow(request: SiteRequest, mv: MatchView, context: dict) -> dict:

@@ -121,11 +121,13 @@ class WebAdapter(Protocol):
     them plain class attributes."""
 
     #: Its game's slug; the play area (a template with a ``turn`` partial that previews
-    #: swap); the replay's page (with a ``step`` partial); the help page.
+    #: swap); the replay's page (with a ``step`` partial); the help page; the rules' essentials
+    #: in a few lines (a fragment, shown on every page of a game of it, the help a link away).
     slug: str
     template: str
     replay_template: str
     help_template: str
+    essentials_template: str
     #: The game in one line, for the home page.
     tagline: Any
     #: The words of the link to the help page beside the game's options (new games' pages).

@@ -301,3 +301,12 @@ document.addEventListener("click", async (event) => {
     button.textContent = button.dataset.label;
   }, COPIED_MS);
 });
+
+// "Play now" beside an offer of the tutorial puts the offer away.
+document.addEventListener("click", (event) => {
+  const now = event.target.closest("[data-play-now]");
+  const offer = now?.closest("[data-learn-first]");
+  if (!offer) return;
+  event.preventDefault();
+  offer.hidden = true;
+});

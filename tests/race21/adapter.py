@@ -42,6 +42,7 @@ class Race21Web:
     template = "games/race21/play.html"
     replay_template = "games/race21/replay.html"
     help_template = "games/race21/help.html"
+    essentials_template = "games/race21/essentials.html"
     tagline = gettext_lazy("Add 1, 2 or 3 in turn: whoever reaches 21 wins.")
     options_help = gettext_lazy("How this game is played")
     options_form = OptionsForm

@@ -73,6 +73,11 @@ def strength_of(user) -> str:
     return Profile.objects.filter(player=user).values_list("bot", flat=True).first() or ""
 
 
+def in_match(match_id: int) -> bool:
+    """Whether a bot has a seat in the match ``match_id``."""
+    return Seat.objects.filter(match_id=match_id).exclude(bot="").exists()
+
+
 def plays(game: str) -> bool:
     return isinstance(find_game(game), BotRules)
 

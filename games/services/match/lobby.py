@@ -164,14 +164,48 @@ def start_solo(
 
 
 def play_again(player, match_id: int) -> Match:
-    """A new solo game with the options of the player's own solo game ``match_id`` (its
-    random choices drawn afresh); MoveRefused if it is not one."""
-    match = Match.objects.filter(
-        pk=match_id, kind=Match.Kind.SOLO, puzzle__isnull=True, seats__player=player
-    ).first()
-    if match is None:
+    """A new game like the player's own solo game or game against a bot ``match_id``: the
+    same options (their random choices drawn afresh), against a bot of the same strength;
+    MoveRefused if it is neither."""
+    match = (
+        Match.objects.filter(pk=match_id, puzzle__isnull=True, seats__player=player)
+        .filter(kind__in=(Match.Kind.SOLO, Match.Kind.MATCH))
+        .first()
+    )
+    if match is not None and match.kind == Match.Kind.SOLO:
+        return start_solo(player, game=match.game, options=match.options)
+    seats = list(match.seats.all()) if match is not None else []
+    bots = [seat.bot for seat in seats if seat.bot]
+    if match is None or len(seats) != 2 or len(bots) != 1:
         raise MoveRefused(_("There is no solo game of yours to play again."))
-    return start_solo(player, game=match.game, options=match.options)
+    return start_against_bot(
+        player, bots[0], game=match.game, options=match.options, private=match.private
+    )
+
+
+def same_settings(player, match_id: int) -> dict[str, Any]:
+    """What a new match with the same players and options as the player's own match
+    ``match_id`` (between people) is made of: its game, player count, time control, whether
+    it is rated and private, the others' names to invite, and the game's options (``options``,
+    as stored). MoveRefused if it is not such a match of theirs."""
+    match = Match.objects.filter(
+        pk=match_id, kind=Match.Kind.MATCH, puzzle__isnull=True, seats__player=player
+    ).first()
+    seats = list(match.seats.select_related("player")) if match is not None else []
+    if match is None or any(seat.bot for seat in seats):
+        raise MoveRefused(_("There is no match of yours with this number."))
+    others = [s.player.username for s in seats if s.player_id != player.pk and s.player.is_active]
+    return {
+        "game": match.game,
+        "players": match.players,
+        "time_control": next(
+            (name for name, time in TIME_CONTROLS.items() if time == match.time_per_move), "1d"
+        ),
+        "rated": match.rated,
+        "private": match.private,
+        "invite": " ".join(others),
+        "options": dict(match.options),
+    }
 
 
 def create_match(

@@ -43,6 +43,7 @@ class Nmbr9Web:
     template = "games/nmbr9/play.html"
     replay_template = "games/nmbr9/replay.html"
     help_template = "games/nmbr9/help.html"
+    essentials_template = "games/nmbr9/essentials.html"
     options_form = OptionsForm
     prefs: dict[str, str] = {}
     tagline = gettext_lazy(

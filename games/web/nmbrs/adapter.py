@@ -46,6 +46,7 @@ class NmbrsWeb:
     template = "games/nmbrs/play.html"
     replay_template = "games/nmbrs/replay.html"
     help_template = "games/nmbrs/help.html"
+    essentials_template = "games/nmbrs/essentials.html"
     options_form = forms.OptionsForm
     #: The standing choices a player can make for a match (``standing_move``).
     prefs = {"always_pass": gettext_lazy("Always pass when the discard is offered to me")}
