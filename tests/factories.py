@@ -584,3 +584,18 @@ def cases():
         for players, options in entries:
             label = ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "default"
             yield pytest.param(slug, players, options, id=f"{slug}-{players}p-{label}")
+
+
+def finish_against_bot(match, player) -> None:
+    """Play a game of NMBR 9 against a bot to its end: the fallback policy's turn for the
+    player, the bots' moves made here rather than by the worker."""
+    from games.nmbr9.policy import fallback_turn
+    from games.services.match import bot_moves
+
+    seat = seat_of(match, player)
+    while Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
+        bot_moves.play_bots(match.pk)
+        game = game_of(match)
+        if game.decision(seat.index) is not None:
+            turn = fallback_turn(game, seat.index)
+            services.play(match.pk, player, str(turn), ply_of(match, player))

@@ -7,25 +7,17 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, Puzzle, Seat
-from games.nmbr9.policy import fallback_turn
 from games.services.features import puzzles
-from games.services.match import bot_moves
 from tests.factories import (
     finish,
-    game_of,
+    finish_against_bot,
     make_match,
     make_puzzles,
     nmbrs_match,
     play,
     play_to_end,
-    ply_of,
     start_solo,
 )
-
-
-def fallback(match, user) -> str:
-    """The fallback policy's turn for ``user`` (any NMBR 9 ++ option set)."""
-    return str(fallback_turn(game_of(match), 0))
 
 
 def bot_game(client, user, game: str = "nmbr9") -> Match:
@@ -94,10 +86,7 @@ def test_the_end_of_a_bot_game_offers_another_against_the_same_bot(client, alice
     client.force_login(alice)
     client.post(reverse("new_solo"), {"game": "nmbr9", "bot": "easy", "fillers": "on"})
     match = Match.objects.get()
-    while Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE:
-        bot_moves.play_bots(match.pk)
-        if game_of(match).decision(0) is not None:
-            services.play(match.pk, alice, fallback(match, alice), ply_of(match, alice))
+    finish_against_bot(match, alice)
     offered = what_next(client.get(match.get_absolute_url()).text)
     assert "data-again-bot" in offered and "data-same-match" not in offered
     assert 'href="/learn/nmbrs/" data-other-tutorial>Learn to play nmbrs!<' in offered
