@@ -62,7 +62,8 @@ def fits_the_screen(page, width: int) -> None:
 
 def whole_board_in_sight(page) -> None:
     """Every tile of the own board (and the one being placed) lies on the screen, inside
-    the board's frame and above the controls that stay at the bottom of a narrow screen."""
+    the board's frame and above the controls that stay at the bottom of a narrow screen,
+    and the step leaves room below it for those controls."""
     page.wait_for_timeout(300)  # the page's own scrolling after the step came
     seen = page.evaluate(
         """() => {
@@ -71,14 +72,18 @@ def whole_board_in_sight(page) -> None:
           const bar = document.querySelector('#turn .controls').getBoundingClientRect();
           const pieces = [...wrap.querySelectorAll('.tile, .ghost')].map(
             (el) => el.getBoundingClientRect());
+          const room = getComputedStyle(document.getElementById('learn')).paddingBottom;
           return {
             pieces: pieces.map((b) => [b.left, b.top, b.right, b.bottom]),
             frame: [frame.left, frame.top, frame.right, frame.bottom],
-            bar: bar.top, width: window.innerWidth,
+            bar: bar.top, bar_height: bar.height, room: parseFloat(room),
+            width: window.innerWidth,
           };
         }"""
     )
     assert len(seen["pieces"]) == 3, seen
+    # Room below the step for the controls, so that the board can scroll above them.
+    assert seen["room"] >= seen["bar_height"], seen
     left, top, right, bottom = seen["frame"]
     for x0, y0, x1, y1 in seen["pieces"]:
         assert x0 >= max(left, 0) - 1 and x1 <= min(right, seen["width"]) + 1, seen
