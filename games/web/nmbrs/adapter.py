@@ -24,7 +24,7 @@ from games.nmbrs.view import card_data
 from games.services import MatchView
 from games.web.base import LogEntry, Tutorial, WebAdapter
 from games.web.nmbrs import forms, replay, words
-from games.web.nmbrs.compose import cards, hand, selection
+from games.web.nmbrs.compose import cards, chances, hand, selection
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +112,8 @@ class NmbrsWeb:
             "owed": view.owed,
             "sort": sort,
             "last_deal": words.last_deal(mv),
+            "heard": len(view.log),
+            "news": words.news(mv, me),
             "score": view.scores[me] if me is not None else None,
             "final_hands": (
                 [
@@ -137,9 +139,11 @@ class NmbrsWeb:
             context["offered"] = seats[view.offer_to]
         if view.turn is not None:
             context["turn_of"] = seats[view.turn]
-        context.update(hand(view, url, pick, sort))
+        found = chances(view) if context["choice"] == "play" else {}
+        context.update(hand(view, url, pick, sort, found.get("playable")))
         context["must_draw"] = view.must_draw
         if context["choice"] == "play":
+            context.update(found)
             context.update(selection(view, context["picked"], attempt))
         return context
 

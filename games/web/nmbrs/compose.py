@@ -11,9 +11,19 @@ from urllib.parse import urlencode
 from games.contract import IllegalMove
 from games.nmbrs import JOKERS
 from games.nmbrs.cards import CARDS, COLOURS
-from games.nmbrs.preview import needs, plays, preview, why_no_play
+from games.nmbrs.plays import legal_plays
+from games.nmbrs.preview import needs, own_position, plays, preview, why_no_play
 from games.nmbrs.view import card_data
-from games.web.nmbrs.words import card_name, need_text, play_words, refusal_text
+from games.web.nmbrs.words import (
+    card_name,
+    need_text,
+    play_words,
+    playable_words,
+    refusal_text,
+)
+
+#: How many of the plays a hand can make now the turn lists as buttons, best first.
+READY = 8
 
 
 def cards(slots) -> list[dict[str, Any]]:
@@ -28,6 +38,35 @@ def _plan_data(plan) -> dict[str, Any]:
         "words": play_words(str(plan.move)),
         "points": plan.points,
         "series": [(number, cards(slots)) for number, slots in plan.changes if slots],
+    }
+
+
+def chances(view) -> dict[str, Any]:
+    """What the viewer's hand can play now, worked out from their own view: for each card
+    that starts a series or goes on one of the table's, what it can do (``playable``); the
+    best plays (``ready``, at most ``READY``) and how many more there are."""
+    found = legal_plays(own_position(view), view.viewer)
+    starts: set[str] = set()
+    series: dict[str, set[int]] = {}
+    for plan in found:
+        for card in plan.out:
+            if plan.move.kind == "lay":
+                starts.add(card)
+            else:
+                on = series.setdefault(card, set())
+                on.update(n for n in (plan.move.series, plan.move.other) if n is not None)
+    playable = {
+        card: playable_words(card in starts, sorted(series.get(card, ())))
+        for card in {*starts, *series}
+    }
+    best = sorted(
+        found,
+        key=lambda p: (-p.points, sum(c in JOKERS for c in p.out), len(p.out), str(p.move)),
+    )
+    return {
+        "playable": playable,
+        "ready": [_plan_data(plan) for plan in best[:READY]],
+        "more_ready": max(len(best) - READY, 0),
     }
 
 
@@ -58,9 +97,13 @@ def selection(view, picked: list[str], attempt: str = "") -> dict[str, Any]:
     return context
 
 
-def hand(view, url: str, pick: tuple[str, ...], sort: str) -> dict[str, Any]:
+def hand(
+    view, url: str, pick: tuple[str, ...], sort: str, playable: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The viewer's hand in the order ``sort`` asks for, each card with the address that
-    selects it or takes it out of the selection ``pick``; the cards selected."""
+    selects it or takes it out of the selection ``pick`` and what it can play now
+    (``playable``, from ``chances``); the cards selected."""
+    playable = playable or {}
     held = list(view.hand or ())
     if sort == "colour":
         held.sort(key=lambda c: (COLOURS.index(CARDS[c].colour), c in JOKERS, CARDS[c].number))
@@ -70,6 +113,7 @@ def hand(view, url: str, pick: tuple[str, ...], sort: str) -> dict[str, Any]:
             {
                 **card_data(card),
                 "picked": card in picked,
+                "playable": playable.get(card, ""),
                 "toggle": pick_url(
                     url,
                     [c for c in picked if c != card] if card in picked else [*picked, card],
@@ -80,6 +124,7 @@ def hand(view, url: str, pick: tuple[str, ...], sort: str) -> dict[str, Any]:
         ],
         "sort_url": f"{url}?{urlencode({'sort': 'number' if sort == 'colour' else 'colour'})}",
         "picked": picked,
+        "any_playable": any(card in playable for card in held),
         "clear_url": pick_url(url, [], sort),
     }
 

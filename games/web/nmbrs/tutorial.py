@@ -235,7 +235,7 @@ class NmbrsTutorial:
             "discard": None if seen.discard is None else card_data(seen.discard),
             "deck_size": seen.deck_size,
             "table": [
-                {"number": s.number, "cards": [card_data(c, n) for c, n in s.cards]}
+                {"number": s.number, "cards": [card_data(c, n) for c, n in s.cards], "step": s.step}
                 for s in seen.table
             ],
             "around": [

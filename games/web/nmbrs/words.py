@@ -149,6 +149,44 @@ def refusal_text(refused) -> str:
     return sentence(reason_text(refused, REASONS, **card))
 
 
+#: The cards' colours in words (``games.nmbrs.cards.COLOURS``).
+COLOUR_NAMES = {
+    "red": gettext_lazy("red"),
+    "green": gettext_lazy("green"),
+    "blue": gettext_lazy("blue"),
+    "orange": gettext_lazy("orange"),
+}
+
+
+def card_words(card: dict[str, Any]) -> str:
+    """A card (``card_data``) as a screen reader says it: its number, colour and value; a
+    joker its colour and the number it stands for on the table."""
+    colour = COLOUR_NAMES.get(card["colour"], card["colour"])
+    if card["joker"]:
+        if card["number"]:
+            return _("joker standing for %(number)s, %(colour)s") % {
+                "number": card["number"],
+                "colour": colour,
+            }
+        return _("joker, %(colour)s") % {"colour": colour}
+    return _("%(number)s, %(colour)s, worth %(value)s") % {
+        "number": card["number"],
+        "colour": colour,
+        "value": card["value"],
+    }
+
+
+def playable_words(starts: bool, series: list[int]) -> str:
+    """What a card of the hand can do now: start a series, go on some of the table's."""
+    said = []
+    if starts:
+        said.append(_("can start a series"))
+    if series:
+        listed = get_text_list([str(number) for number in series], _("or"))
+        said.append(_("can go on series %(series)s") % {"series": listed})
+    return get_text_list(said, _("or"))
+
+
 def card_name(card: str | None) -> str:
     """A card in a sentence: its number, or "joker"."""
     if card is None:
@@ -232,6 +270,18 @@ def log_entries(mv: MatchView) -> list[LogEntry]:
         when = _("Deal %(deal)s") % {"deal": line.deal}
         entries.append(LogEntry(when, log_text(line, seats)))
     return entries
+
+
+def news(mv: MatchView, reader: int | None, most: int = 10) -> list[tuple[int, str]]:
+    """The latest lines of the public history that another player's move made, and the
+    ends of deals (the reader's own moves are theirs to know), each with its place in the
+    history, oldest first: what a live page announces when they are new to it."""
+    lines = [
+        (index, log_text(line, mv.seats))
+        for index, line in enumerate(mv.view.log)
+        if line.move == "end" or line.player != reader
+    ]
+    return lines[-most:]
 
 
 def last_deal(mv: MatchView) -> str:
