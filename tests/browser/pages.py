@@ -154,3 +154,13 @@ def small_controls(page) -> list[str]:
             return small;
         }"""
     )
+
+
+def tab_to(page, target, *, limit: int = 300) -> None:
+    """Press Tab until ``target`` (a locator found by its role) has the keyboard's focus."""
+    expect(target).to_be_visible()
+    for _press in range(limit):
+        if target.evaluate("element => element === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {target}")

@@ -23,7 +23,7 @@ from games.web.nmbrs.words import (
 )
 
 #: How many of the plays a hand can make now the turn lists as buttons, best first.
-READY = 8
+READY = 6
 
 
 def cards(slots) -> list[dict[str, Any]]:

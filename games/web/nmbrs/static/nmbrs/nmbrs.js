@@ -21,13 +21,17 @@ document.addEventListener(
 );
 
 
-// A card of the hand is a toggle button: Space presses it as Enter does.
+// A card of the hand is a toggle button: Space presses it as Enter does, queued as a click.
 document.addEventListener("keydown", (event) => {
   if (event.key !== " " || event.altKey || event.ctrlKey || event.metaKey) return;
   const card = event.target.closest?.('a[role="button"][data-pick]');
   if (!card) return;
   event.preventDefault();
-  card.click();
+  if (window.htmx && site.controls()?.contains(card)) {
+    site.pressQueued(`a[data-pick="${card.dataset.pick}"]`);
+  } else {
+    card.click();
+  }
 });
 
 // What the others did, said aloud: the page's hidden news (``data-news``: the latest lines
