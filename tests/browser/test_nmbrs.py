@@ -199,3 +199,51 @@ def test_each_seat_is_a_tidy_line_on_a_phone(open_browser, alice, bob, carol):
         for item, after in zip(items, items[1:], strict=False):
             if abs(item["top"] - after["top"]) < 1:
                 assert after["left"] - item["right"] < 8, items
+
+
+#: The game's own controls in the turn and the hand, which a finger must be able to hit.
+CONTROLS = (
+    ".nmbrs-turn button, a[data-pick], [data-sort], [data-clear], .nmbrs-turn summary, "
+    ".nmbrs-prefs button"
+)
+
+
+def small_controls(page) -> list[dict]:
+    """The game's controls on the page smaller than 44 x 44 CSS px, with their size."""
+    return page.locator(CONTROLS).evaluate_all(
+        """controls => controls.map(control => {
+            const box = control.getBoundingClientRect();
+            return {control: control.outerHTML.slice(0, 80), width: box.width,
+                    height: box.height};
+        }).filter(c => c.width < 44 || c.height < 44)"""
+    )
+
+
+def test_the_table_and_the_turn_fit_a_phone_in_german(open_browser, alice, bob):
+    match = nmbrs_match(alice, bob)
+    session = open_browser(locale="de-DE", **PHONE)
+    page = log_in(session, "alice")
+    session.goto(match.get_absolute_url())
+    # The face-down pile: its name and its count each stay on one line, the number with
+    # its word.
+    deck = page.locator("[data-deck]")
+    expect(deck).to_have_text("85 Karten")
+    name = deck.locator("xpath=preceding-sibling::span[@class='pile-name']")
+    expect(name).to_have_text("Verdeckter Stapel")
+    for part in (name, deck):
+        assert part.evaluate("e => e.getClientRects().length") == 1, part.inner_text()
+    assert deck.evaluate("e => e.getBoundingClientRect().right") <= 390
+
+    def fits() -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert small_controls(page) == []
+
+    expect(page.locator('[data-move="take"]')).to_be_visible()
+    fits()
+    answered(page, lambda: page.locator('[data-move="take"]').click())
+    expect(page.locator("[data-ready]").first).to_be_visible()
+    fits()
+    card = state(match).hands[0][-1]
+    answered(page, lambda: page.locator(f'a[data-pick="{card}"]').click())
+    expect(page.locator('[data-move="discard"]')).to_be_visible()
+    fits()
