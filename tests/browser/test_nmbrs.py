@@ -208,7 +208,7 @@ CONTROLS = (
 )
 
 
-def small_controls(page) -> list[dict]:
+def small_game_controls(page) -> list[dict]:
     """The game's controls on the page smaller than 44 x 44 CSS px, with their size."""
     return page.locator(CONTROLS).evaluate_all(
         """controls => controls.map(control => {
@@ -236,7 +236,7 @@ def test_the_table_and_the_turn_fit_a_phone_in_german(open_browser, alice, bob):
 
     def fits() -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        assert small_controls(page) == []
+        assert small_game_controls(page) == []
 
     expect(page.locator('[data-move="take"]')).to_be_visible()
     fits()
