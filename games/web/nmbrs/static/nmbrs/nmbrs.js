@@ -20,7 +20,6 @@ document.addEventListener(
   true,
 );
 
-
 // A card of the hand is a toggle button: Space presses it as Enter does, queued as a click.
 document.addEventListener("keydown", (event) => {
   if (event.key !== " " || event.altKey || event.ctrlKey || event.metaKey) return;
