@@ -157,3 +157,13 @@ def test_the_choices_that_are_not_the_tables_come_below_it(client, alice, bob):
     page = client.get(first.get_absolute_url()).text
     assert page.index('id="turn"') < page.index("data-next-game")
     assert other.pk != match.pk
+
+
+def test_a_joker_to_discard_is_named_in_words(client, alice, bob):
+    match = nmbrs_match(alice, bob)
+    client.force_login(alice)
+    assert post(client, match, "take").status_code == 302
+    assert "JR" in state(match).hands[0]
+    page = client.get(match.get_absolute_url(), {"pick": "JR"}).text
+    assert ">Discard joker and end the turn</button>" in page
+    assert 'name="move" value="discard JR"' in page

@@ -94,6 +94,7 @@ def selection(view, picked: list[str], attempt: str = "") -> dict[str, Any]:
             context["attempt_plan"] = _plan_data(result)
     if len(picked) == 1 and not view.options.simplified:
         context["discard_card"] = card_data(picked[0])
+        context["discard_name"] = card_name(picked[0])
     return context
 
 
