@@ -27,11 +27,12 @@ from games.nmbr9 import Board, Placement
 from games.nmbr9.policy import choose
 from games.services import MatchView
 from games.web.base import LogEntry, PuzzleWebAdapter, Tutorial, sentence
-from games.web.nmbr9 import replay, words
+from games.web.nmbr9 import replay, spoken, words
 from games.web.nmbr9.compose import Compose, compose_turn
-from games.web.nmbr9.forms import OptionsForm, read_turn
+from games.web.nmbr9.forms import REACH, OptionsForm, read_turn
 from games.web.nmbr9.replay import Display, built
 from games.web.nmbr9.svg import board_svg, legend, points_by_level
+from games.web.nmbr9.spoken import read_spot
 from games.web.nmbr9.words import SPECIAL_NAMES, reason_text, special_label
 
 
@@ -70,6 +71,12 @@ class Nmbr9Web:
         """What a GET asks for besides the page: a preview (``at``, the turn being composed)
         or an enlarged opponent (``focus``). ValueError with a message for the player if it
         cannot be read."""
+        if "spot" in query:  # a spot chosen from the list: shown there, Confirm at hand
+            x, y, rotation = read_spot(query["spot"], REACH)
+            query = query.copy()
+            del query["spot"]
+            query["x"], query["y"], query["rotation"] = str(x), str(y), str(rotation)
+            return {**self.read_query(query), "chosen": True}
         if "focus" in query:
             try:
                 return {"focus": parse_int(query["focus"], minimum=0, maximum=99)}
@@ -88,10 +95,12 @@ class Nmbr9Web:
         at: tuple[int, int, int] | None = None,
         compose: Compose | None = None,
         focus: int | None = None,
+        chosen: bool = False,
     ) -> dict[str, Any]:
         """The play area of the page from the viewer's view (and the turn they compose). A
         spectator's (``mv.seat`` None) shows the first player's display large, the others
-        beside it, and the cards showing to every player: no turn, no hand of theirs."""
+        beside it, and the cards showing to every player: no turn, no hand of theirs.
+        ``chosen``: the spot was chosen from the list of spots (Confirm takes the focus)."""
         view, seats = mv.view, mv.seats
         me = mv.seat.index if mv.seat is not None else 0
         mine = view.displays[me]
@@ -117,6 +126,8 @@ class Nmbr9Web:
             "pile": view.pile,
             "round_cards": view.round_cards,
             "lost": view.lost,
+            "chosen": chosen,
+            "news": [] if preview else spoken.news(mv),
         }
         # A preview shows only the turn: the opponents' boards are drawn for pages alone.
         context["displays"] = [] if preview else _others(mv, me, focus)
@@ -135,6 +146,7 @@ class Nmbr9Web:
             coordinates=True,
         )
         context["levels"] = points_by_level(board)
+        context["in_words"] = spoken.display_words(board)
         context["layers"] = list(range(board.height())) if board.height() > 1 else []
         context["legend"] = legend()
         return context
@@ -248,6 +260,7 @@ def _others(mv: MatchView, me: int, focus: int | None) -> list[Display]:
             specials_used=tuple(special_label(n) for n in d.specials_used),
             fillers_used=d.fillers_used,
             levels=tuple(points_by_level(board)),
+            in_words=tuple(spoken.display_words(board)),
         )
         for d in view.displays
         if d.player != me

@@ -22,6 +22,7 @@ from games.nmbr9.turn import TILE_SPECIALS, Build, Fill, Move, Step
 from games.nmbr9.views import Logged
 from games.services import MatchView, draft
 from games.web.base import sentence
+from games.web.nmbr9.spoken import spot_choices
 from games.web.nmbr9.words import Said, StepWords, reason_text, special_label
 
 
@@ -337,6 +338,14 @@ def _ghost(mv, context, drafted, compose, specials, number, at, main_done, link)
             context["add_url"] = link(compose.then(step))
     else:
         context["reason"] = reason_text(refused)
+    context["spots"] = spot_choices(
+        start,
+        ghost,
+        relax,
+        cap,
+        lambda to: link(compose, to),
+        exclude=source if piece == "move" else None,
+    )
     context["moves"] = {name: link(compose, to) for name, to in arrow_targets(ghost).items()}
     context["preview_base"] = link(compose)
     context["ghost"] = ghost

@@ -16,6 +16,7 @@ from games.nmbr9 import Board
 from games.services import MatchView, history, solo_line
 from games.web.charts import score_chart
 from games.web.nmbr9.svg import board_svg
+from games.web.nmbr9.spoken import display_words
 from games.web.nmbr9.words import StepWords
 
 
@@ -32,6 +33,8 @@ class Display:
     fillers_used: tuple[str, ...] = ()
     #: Points scored on each level from 1 up: (level, points).
     levels: tuple[tuple[int, int], ...] = ()
+    #: Every tile in words (``spoken.display_words``).
+    in_words: tuple[str, ...] = ()
 
 
 def built(display) -> int:
@@ -74,8 +77,12 @@ def replay(mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
             "player": shown(seat.player.username),
             "round": round,
         }
-        svg = board_svg(display.board(), title=title, highlight=placed_now)
-        displays.append(Display(seat, display.score, svg, built(display), to_move=False))
+        board = display.board()
+        svg = board_svg(board, title=title, highlight=placed_now)
+        in_words = tuple(display_words(board))
+        displays.append(
+            Display(seat, display.score, svg, built(display), to_move=False, in_words=in_words)
+        )
         turns.append((seat, texts))
     par = _par_boards(mv, par_line) if par_line else None
     series = [

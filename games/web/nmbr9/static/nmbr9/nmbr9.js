@@ -110,3 +110,20 @@ function showStep() {
   window.scrollBy(0, board.bottom - top <= room ? top : board.top);
 }
 document.addEventListener("htmx:afterSettle", showStep);
+
+// The others' moves are told in the page's live region (kept through every swap, so that
+// screen readers hear what changes in it): each turn the page receives that it has not
+// shown yet, not those it came with.
+const told = new Set();
+function tellNews(announce) {
+  const fresh = [];
+  for (const item of document.querySelectorAll("[data-news]")) {
+    if (told.has(item.dataset.news)) continue;
+    told.add(item.dataset.news);
+    fresh.push(item.textContent.trim());
+  }
+  const region = document.querySelector("[data-news-live]");
+  if (announce && region && fresh.length) region.textContent = fresh.join(" ");
+}
+tellNews(false);
+document.addEventListener("htmx:afterSettle", () => tellNews(true));
