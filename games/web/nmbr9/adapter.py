@@ -31,8 +31,8 @@ from games.web.nmbr9 import replay, spoken, words
 from games.web.nmbr9.compose import Compose, compose_turn
 from games.web.nmbr9.forms import REACH, OptionsForm, read_turn
 from games.web.nmbr9.replay import Display, built
-from games.web.nmbr9.svg import board_svg, legend, points_by_level
 from games.web.nmbr9.spoken import read_spot
+from games.web.nmbr9.svg import board_svg, legend, points_by_level
 from games.web.nmbr9.words import SPECIAL_NAMES, reason_text, special_label
 
 

@@ -15,8 +15,8 @@ from games.names import shown
 from games.nmbr9 import Board
 from games.services import MatchView, history, solo_line
 from games.web.charts import score_chart
-from games.web.nmbr9.svg import board_svg
 from games.web.nmbr9.spoken import display_words
+from games.web.nmbr9.svg import board_svg
 from games.web.nmbr9.words import StepWords
 
 

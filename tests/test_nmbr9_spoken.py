@@ -1,0 +1,135 @@
+"""NMBR 9 for a player who does not see the board: every display in words, the legal spots
+of the tile as a list that reaches each of them and goes through the page's own preview and
+Confirm, and the others' latest moves for the page's live region; none of it tells a reader
+more than their board shows."""
+
+import html
+import re
+
+import pytest
+
+from games.models import Move
+from games.nmbr9 import Placement
+from tests.factories import HTMX, Forms, game_of, make_match, play, seat_of, start_solo
+
+pytestmark = pytest.mark.django_db
+
+
+def in_words(page: str, label: str) -> list[str]:
+    """The items of the list of a display in words named ``label``."""
+    found = re.search(rf'<ul [^>]*aria-label="{re.escape(label)}"[^>]*>(.*?)</ul>', page, re.S)
+    assert found, f"no list {label!r}"
+    return [html.unescape(t) for t in re.findall(r"<li>(.*?)</li>", found.group(1))]
+
+
+def options(page: str) -> dict[str, str]:
+    """The spots offered in the list: value -> text."""
+    select = re.search(r'<select id="spot" name="spot">(.*?)</select>', page, re.S)
+    if select is None:
+        return {}
+    found = re.findall(r'<option value="([^"]+)"[^>]*>(.*?)</option>', select.group(1))
+    return {value: html.unescape(text) for value, text in found}
+
+
+def rotation_links(page: str) -> list[str]:
+    return [html.unescape(href) for href in re.findall(r'<a id="spots-r\d" href="([^"]+)"', page)]
+
+
+def said(placement: Placement, level: int) -> str:
+    w, h = placement.size
+    return (
+        f"{placement.number} on level {level} at x {placement.x}, y {placement.y}, rotated "
+        f"{placement.rotation * 90}° (columns {placement.x} to {placement.x + w - 1}, rows "
+        f"{placement.y} to {placement.y + h - 1})"
+    )
+
+
+def test_the_own_display_in_words_names_every_tile_from_the_top_level_down(client, alice):
+    match = start_solo(client, alice, removed="0")
+    page = client.get(match.get_absolute_url()).text
+    assert in_words(page, "Your display in words") == ["No tile yet."]
+    for _ in range(6):
+        play(match, alice)
+    board = game_of(match).board(0)
+    page = client.get(match.get_absolute_url()).text
+    tiles = sorted(board.tiles, key=lambda t: (-t[1], t[0].y, t[0].x))
+    assert in_words(page, "Your display in words") == [said(p, level) for p, level in tiles]
+    assert any(level for _p, level in tiles), "the policy built on level 1 in six tiles"
+
+
+def test_the_list_of_spots_reaches_every_legal_spot_and_tells_its_level(client, alice):
+    match = start_solo(client, alice, removed="0")
+    for _ in range(5):
+        play(match, alice)
+    game = game_of(match)
+    board, number = game.board(0), game.current_number(0)
+    page = client.get(match.get_absolute_url()).text
+    links = rotation_links(page)
+    assert links, "each rotation with a spot has its link"
+    offered: dict[str, str] = {}
+    for link in links:
+        turned = client.get(link, **HTMX).text
+        offered |= options(turned)
+    expected = {f"{x},{y},{r}" for x, y, r in board.legal_spots(number)}
+    assert set(offered) == expected
+    for value, text in offered.items():
+        x, y, r = (int(v) for v in value.split(","))
+        level = board.level_of(Placement(number, x, y, r))
+        assert text == f"{number} at x {x}, y {y}, rotated {r * 90}°, level {level}"
+
+
+def test_a_spot_chosen_from_the_list_is_shown_and_confirmed_as_a_click_would_be(client, alice):
+    match = start_solo(client, alice, removed="0")
+    for _ in range(3):
+        play(match, alice)
+    game = game_of(match)
+    number = game.current_number(0)
+    x, y, r = game.board(0).legal_spots(number)[-1]
+    turn = client.get(match.get_absolute_url(), {"spot": f"{x},{y},{r}"}, **HTMX)
+    assert turn.status_code == 200
+    text = turn.text
+    assert f'data-x="{x}" data-y="{y}" data-rotation="{r}"' in text
+    assert re.search(r'<button [^>]*data-key="confirm"[^>]*autofocus', text)
+    assert f'<option value="{x},{y},{r}" selected>' in text
+    confirm = Forms(text).find("data-key")
+    assert (confirm["fields"]["x"], confirm["fields"]["y"]) == (str(x), str(y))
+    assert client.post(confirm["action"], confirm["fields"]).status_code == 302
+    assert Move.objects.filter(match=match).latest("ply").text == f"place {number}@{x},{y}r{r}"
+
+
+@pytest.mark.parametrize("spot", ["abc", "1,2", "1,2,4", "500,0,0", "1,2,3,4", ""])
+def test_a_spot_that_is_no_place_is_refused_with_a_message(client, alice, spot):
+    match = start_solo(client, alice, removed="0")
+    response = client.get(match.get_absolute_url(), {"spot": spot})
+    assert response.status_code == 400
+    assert "spot: not a place on the display." in response.text
+    assert not Move.objects.filter(match=match).exists()
+
+
+def news(page: str) -> list[str]:
+    return [html.unescape(t) for t in re.findall(r"<li data-news=\"[^\"]+\">(.*?)</li>", page)]
+
+
+def test_the_others_moves_are_told_with_their_places_once_the_reader_may_see_them(
+    client, alice, bob
+):
+    match = make_match(alice, bob, time_control="1d")
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert 'role="status" aria-live="polite"' in page and "hx-preserve" in page
+    play(match, alice)  # alice's tile of round 1: hidden from bob until he has placed his
+    page = client.get(match.get_absolute_url()).text
+    assert news(page) == []
+    assert in_words(page, "Display of alice in words") == ["No tile yet."]
+    play(match, bob)
+    placed = game_of(match).board(seat_of(match, alice).index).tiles
+    ((tile, level),) = placed
+    page = client.get(match.get_absolute_url()).text
+    assert news(page) == [
+        f"alice placed the {tile.number} on level {level}. At x {tile.x}, y {tile.y}, rotated "
+        f"{tile.rotation * 90}°."
+    ]
+    assert in_words(page, "Display of alice in words") == [said(tile, level)]
+    client.force_login(alice)
+    own = client.get(match.get_absolute_url()).text
+    assert [n for n in news(own) if n.startswith("alice")] == []
