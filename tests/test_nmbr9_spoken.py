@@ -116,7 +116,7 @@ def test_the_others_moves_are_told_with_their_places_once_the_reader_may_see_the
     match = make_match(alice, bob, time_control="1d")
     client.force_login(bob)
     page = client.get(match.get_absolute_url()).text
-    assert 'role="status" aria-live="polite"' in page and "hx-preserve" in page
+    assert 'data-news-list="The others&#x27; moves"' in page
     play(match, alice)  # alice's tile of round 1: hidden from bob until he has placed his
     page = client.get(match.get_absolute_url()).text
     assert news(page) == []

@@ -164,3 +164,17 @@ def tab_to(page, target, *, limit: int = 300) -> None:
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {target}")
+
+
+def log_in_by_keyboard(session, username: str, names: dict[str, str]):
+    """Log in with the keyboard alone (``names``: the fields' and the button's names in the
+    page's language)."""
+    page = session.page
+    session.goto("/accounts/login/")
+    tab_to(page, page.get_by_role("textbox", name=names["username"], exact=True))
+    page.keyboard.type(username)
+    tab_to(page, page.get_by_label(names["password"], exact=True))
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("link", name=username, exact=True).first).to_be_visible()
+    return page

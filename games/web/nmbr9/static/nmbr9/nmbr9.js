@@ -111,18 +111,33 @@ function showStep() {
 }
 document.addEventListener("htmx:afterSettle", showStep);
 
-// The others' moves are told in the page's live region (kept through every swap, so that
-// screen readers hear what changes in it): each turn the page receives that it has not
-// shown yet, not those it came with.
+// The others' moves are told in a live region of the page, outside the parts that are
+// swapped (screen readers hear what changes in a region they already know): each turn the
+// page receives that it has not shown yet, not those it came with.
 const told = new Set();
+function newsRegion() {
+  const list = document.querySelector("[data-news-list]");
+  if (!list) return null;
+  let region = document.getElementById("nmbr9-news");
+  if (!region) {
+    region = document.createElement("div");
+    region.id = "nmbr9-news";
+    region.className = "visually-hidden";
+    region.setAttribute("role", "status");
+    region.setAttribute("aria-live", "polite");
+    (document.querySelector("main") || document.body).append(region);
+  }
+  region.setAttribute("aria-label", list.dataset.newsList);
+  return region;
+}
 function tellNews(announce) {
+  const region = newsRegion();
   const fresh = [];
   for (const item of document.querySelectorAll("[data-news]")) {
     if (told.has(item.dataset.news)) continue;
     told.add(item.dataset.news);
     fresh.push(item.textContent.trim());
   }
-  const region = document.querySelector("[data-news-live]");
   if (announce && region && fresh.length) region.textContent = fresh.join(" ");
 }
 tellNews(false);
