@@ -69,10 +69,11 @@ class Nmbr9Web:
 
     def read_query(self, query: QueryDict) -> dict[str, Any]:
         """What a GET asks for besides the page: a preview (``at``, the turn being composed)
-        or an enlarged opponent (``focus``). ValueError with a message for the player if it
+        or an enlarged opponent (``focus``); a ``spot`` chosen from the list of spots
+        ("x,y,rotation") is the preview there. ValueError with a message for the player if it
         cannot be read."""
         if "spot" in query:  # a spot chosen from the list: shown there, Confirm at hand
-            x, y, rotation = read_spot(query["spot"], REACH)
+            x, y, rotation = read_spot(query.get("spot", ""), REACH)
             query = query.copy()
             del query["spot"]
             query["x"], query["y"], query["rotation"] = str(x), str(y), str(rotation)
