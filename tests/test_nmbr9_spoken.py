@@ -116,7 +116,8 @@ def test_the_others_moves_are_told_with_their_places_once_the_reader_may_see_the
     match = make_match(alice, bob, time_control="1d")
     client.force_login(bob)
     page = client.get(match.get_absolute_url()).text
-    assert 'data-news-list="The others&#x27; moves"' in page
+    label = re.search(r'<ul hidden data-news-list="([^"]*)">', page)
+    assert label and html.unescape(label[1]) == "The others' moves"
     play(match, alice)  # alice's tile of round 1: hidden from bob until he has placed his
     page = client.get(match.get_absolute_url()).text
     assert news(page) == []
@@ -133,3 +134,24 @@ def test_the_others_moves_are_told_with_their_places_once_the_reader_may_see_the
     client.force_login(alice)
     own = client.get(match.get_absolute_url()).text
     assert [n for n in news(own) if n.startswith("alice")] == []
+
+
+def test_in_free_pace_nobody_reads_of_a_tile_beyond_their_own_round(client, alice, bob, carol):
+    match = make_match(alice, bob, pace="free", time_control="1d")
+    for _ in range(3):
+        play(match, alice)
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert news(page) == []
+    assert in_words(page, "Display of alice in words") == ["No tile yet."]
+    play(match, bob)
+    page = client.get(match.get_absolute_url()).text
+    ((tile, level),) = game_of(match).view(seat_of(match, bob).index).displays[0].tiles
+    assert in_words(page, "Display of alice in words") == [said(tile, level)]
+    assert [n.split(".")[0] for n in news(page)] == [
+        f"alice placed the {tile.number} on level {level}"
+    ]
+    client.force_login(carol)  # a spectator sees every display up to the slowest player's
+    watched = client.get(match.get_absolute_url()).text
+    assert len(news(watched)) == 2
+    assert in_words(watched, "Display of alice in words") == [said(tile, level)]
