@@ -86,19 +86,23 @@ def spot_choices(
     """The legal spots of the piece of ``ghost`` on ``board``, turned as ``ghost`` is,
     grouped by level from the highest (``groups``), and each rotation with its number of
     spots and the address of its first spot (``rotations``), so that every spot is a choice
-    or two away. ``exclude``: a spot that does not count (a tile moved to where it lies)."""
+    or two away. A piece that looks the same turned half round (0, 8) has the same spots
+    both ways. ``exclude``: a spot that does not count (a tile moved to where it lies)."""
     piece, mirrored = ghost.piece, ghost.mirrored
-    spots = [
-        s
-        for s in board.legal_spots(piece, relax, mirrored, cap)
-        if exclude is None or s != (exclude.x, exclude.y, exclude.rotation)
+    shapes = [Placement(piece, 0, 0, r, mirrored=mirrored).cells() for r in range(4)]
+    # each rotation as the first rotation of the same shape, which the rules list
+    same = [shapes.index(shape) for shape in shapes]
+    moves = [
+        (p.x, p.y, same[p.rotation], level)
+        for p, level in board.legal_moves(piece, relax, mirrored, cap)
+        if exclude is None or p.cells() != exclude.cells()
     ]
     name = piece_name(Placement(piece, 0, 0, 0, mirrored=mirrored))
     by_level: dict[int, list[Spot]] = {}
-    turned = sorted((s for s in spots if s[2] == ghost.rotation), key=lambda s: (s[1], s[0]))
-    for x, y, rotation in turned:
-        placement = Placement(piece, x, y, rotation, mirrored=mirrored)
-        level = board.level_of(placement, relax, cap)
+    rotation = ghost.rotation
+    for x, y, _r, level in sorted(
+        (m for m in moves if m[2] == same[rotation]), key=lambda m: (m[1], m[0])
+    ):
         text = _("%(piece)s at %(where)s, level %(level)s") % {
             "piece": name,
             "where": where(x, y, rotation),
@@ -107,19 +111,19 @@ def spot_choices(
         chosen = (x, y) == (ghost.x, ghost.y)
         by_level.setdefault(level, []).append(Spot(f"{x},{y},{rotation}", level, text, chosen))
     rotations = []
-    for rotation in range(4):
-        first = min(((y, x) for x, y, r in spots if r == rotation), default=None)
+    for turned in range(4):
+        first = min(((y, x) for x, y, r, _level in moves if r == same[turned]), default=None)
         rotations.append(
             {
-                "angle": rotation * 90,
-                "count": sum(1 for s in spots if s[2] == rotation),
-                "current": rotation == ghost.rotation,
-                "url": link((first[1], first[0], rotation)) if first else None,
+                "angle": turned * 90,
+                "count": sum(1 for m in moves if m[2] == same[turned]),
+                "current": turned == rotation,
+                "url": link((first[1], first[0], turned)) if first else None,
             }
         )
     return {
         "name": name,
-        "angle": ghost.rotation * 90,
+        "angle": rotation * 90,
         "count": sum(len(g) for g in by_level.values()),
         "groups": sorted(by_level.items(), reverse=True),
         "rotations": rotations,
