@@ -1,6 +1,6 @@
-"""The game's own controls on a phone (390 CSS px wide): the arrows, the rotations, Confirm
-and the list of spots are each at least 44 x 44 CSS px, in English and in German, and the
-game page does not scroll sideways."""
+"""The game's own controls on a phone (390 CSS px wide): the arrows, the rotations, Confirm,
+the list of spots and the levels shown are each at least 44 x 44 CSS px, in English and in
+German, and the game page does not scroll sideways."""
 
 import re
 
@@ -13,8 +13,8 @@ from tests.factories import make_match, play
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = {
-    "en": ("Move the tile", re.compile("^Where the "), "Show it there"),
-    "de": ("Plättchen bewegen", re.compile("^Wohin mit "), "Dort zeigen"),
+    "en": ("Move the tile", re.compile("^Where the "), "Show it there", "Levels shown"),
+    "de": ("Plättchen bewegen", re.compile("^Wohin mit "), "Dort zeigen", "Gezeigte Ebenen"),
 }
 
 
@@ -23,12 +23,12 @@ def test_the_controls_of_a_turn_are_large_enough_to_touch_on_a_phone(
     open_browser, alice, bob, language
 ):
     match = make_match(alice, bob, seed=6, time_control="1d")
-    for _ in range(4):
+    for _ in range(8):  # two levels by then: the buttons that show one at a time
         play(match, alice)
         play(match, bob)
     page = log_in(open_browser(locale=language, **PHONE), "alice")
     page.goto(page.url.rstrip("/") + match.get_absolute_url())
-    controls_name, spots, show = NAMES[language]
+    controls_name, spots, show, levels = NAMES[language]
     controls = page.get_by_role("navigation", name=controls_name)
     expect(controls).to_be_visible()
     targets = [
@@ -36,8 +36,10 @@ def test_the_controls_of_a_turn_are_large_enough_to_touch_on_a_phone(
         *controls.get_by_role("button").all(),
         page.get_by_role("combobox", name=spots),
         page.get_by_role("button", name=show),
+        *page.get_by_role("group", name=levels).get_by_role("button").all(),
     ]
-    assert len(targets) >= 9  # four arrows, two rotations, Confirm, the list and its button
+    # four arrows, two rotations, Confirm, the list and its button, three levels shown
+    assert len(targets) >= 12
     small = {}
     for target in targets:
         box = target.bounding_box()
