@@ -517,3 +517,23 @@ def test_a_profile_has_its_rating_chart_while_the_cache_is_away(client, alice, b
     for _ in range(2):
         response = client.get(reverse("profile", args=["alice"]))
         assert response.status_code == 200 and "now 1516" in response.text
+
+
+@pytest.mark.parametrize("game", ["nmbr9", "nmbrs"])
+def test_the_last_player_left_is_offered_no_move_once_the_match_is_over(client, alice, bob, game):
+    """Its only opponent resigned while the player owed a move: the match is over, and its
+    page shows the result without a turn to compose or a move to confirm."""
+    if game == "nmbr9":
+        match = started_match(alice, bob)
+    else:
+        match = services.create_match(
+            alice, game="nmbrs", players=2, time_control="1d", rated=False, invite=["bob"]
+        )
+        services.join(match.pk, bob)
+    services.resign(match.pk, bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Game over" in page
+    assert f"/game/{match.pk}/play/" not in page  # no form sends a move

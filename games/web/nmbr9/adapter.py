@@ -105,7 +105,8 @@ class Nmbr9Web:
         view, seats = mv.view, mv.seats
         me = mv.seat.index if mv.seat is not None else 0
         mine = view.displays[me]
-        decision = view.decision if mv.seat is not None and not mv.seat.has_left else None
+        playing = mv.seat is not None and not mv.seat.has_left and mv.match.status == "active"
+        decision = view.decision if playing else None
         waiting = [i for i in view.waiting_for if not mv.is_player or i != me]
         context: dict[str, Any] = {
             "round": view.round,
