@@ -16,6 +16,7 @@ NAMES = {
     "en": ("Move the tile", re.compile("^Where the "), "Show it there", "Levels shown"),
     "de": ("Plättchen bewegen", re.compile("^Wohin mit "), "Dort zeigen", "Gezeigte Ebenen"),
 }
+COORDINATES = {"en": "Place by coordinates", "de": "Nach Koordinaten legen"}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -37,9 +38,13 @@ def test_the_controls_of_a_turn_are_large_enough_to_touch_on_a_phone(
         page.get_by_role("combobox", name=spots),
         page.get_by_role("button", name=show),
         *page.get_by_role("group", name=levels).get_by_role("button").all(),
+        *page.locator("[data-spot-list] .spot-rotations").get_by_role("link").all(),
     ]
-    # four arrows, two rotations, Confirm, the list and its button, three levels shown
-    assert len(targets) >= 12
+    page.get_by_text(COORDINATES[language]).click()
+    targets += page.locator("details.coords").get_by_role("spinbutton").all()
+    # four arrows, two rotations, Confirm, the list and its button, three levels shown, the
+    # other rotations' spots, the coordinates
+    assert len(targets) >= 16
     small = {}
     for target in targets:
         box = target.bounding_box()
