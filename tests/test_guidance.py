@@ -133,3 +133,17 @@ def test_a_finished_puzzle_shows_its_par_beside_the_score(client, alice):
     assert score is not None and "data-final-score" in score[0]
     assert "Par: <strong data-par>57</strong>" in score[0]
     assert 'href="/daily/" data-daily-link' in what_next(page)
+
+
+def test_a_finished_daily_says_its_par_is_being_computed_and_offers_no_daily_again(client, alice):
+    puzzle = puzzles.publish_daily()
+    Puzzle.objects.filter(pk=puzzle.pk).update(par=None)
+    match = puzzles.play_daily(alice)
+    assert match.daily
+    finish(match, alice)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    score = re.search(r'<p class="final-score">.*?</p>', page, re.S)
+    assert score is not None and "data-final-score" in score[0]
+    assert "Par: wird berechnet." in score[0]
+    assert "data-daily-link" not in what_next(page)

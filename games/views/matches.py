@@ -280,6 +280,7 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         if match.puzzle is not None:
             shown = puzzles.has_finished(request.user, match.puzzle)
             context["par"] = match.puzzle.par if shown else None
+            context["par_pending"] = shown and match.puzzle.par is None
             if match.daily:
                 context["counted"] = puzzles.counted_for_its_day(match)
                 # A guest's attempt counts once they have an account (if none of its counts).
@@ -318,7 +319,7 @@ def _what_next(request: SiteRequest, mv: MatchView) -> dict:
             for slug, adapter in web.ADAPTERS.items()
             if slug != match.game and adapter.tutorial is not None
         ],
-        "daily_puzzle": bool(puzzle_games()),
+        "daily_puzzle": bool(puzzle_games()) and not match.daily,
     }
 
 
