@@ -9,9 +9,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from games import services
 from games.models import Match, Move
 from games.nmbr9 import Placement
-from tests.browser.pages import answered, log_in_by_keyboard, tab_to
+from tests.browser.pages import answered, log_in, log_in_by_keyboard, tab_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -138,3 +139,19 @@ def _board(match, *, bot: bool) -> list[tuple[Placement, int]]:
 
     seat = match.seats.get(bot="easy") if bot else match.seats.get(bot="")
     return list(services.load(match).state.board(seat.index).tiles)
+
+
+def test_after_a_move_the_keyboard_is_at_the_next_tiles_confirm(open_browser, alice):
+    """Enter on Confirm makes the move; the focus then waits on the next tile's Confirm,
+    which says where the tile fits, with the list of spots the next stop: not at the top
+    of the page (a keyboard user would Tab through it all)."""
+    match = services.start_solo(alice, seed=4)
+    page = log_in(open_browser(locale="en-GB"), "alice")
+    page.goto(page.url.rstrip("/") + match.get_absolute_url())
+    confirm = page.get_by_role("button", name="Confirm", exact=True)
+    tab_to(page, confirm)
+    answered(page, lambda: page.keyboard.press("Enter"))
+    expect(page.locator(".round strong")).to_have_text("2")
+    expect(confirm).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("combobox", name=re.compile("^Where the "))).to_be_focused()

@@ -142,3 +142,17 @@ function tellNews(announce) {
 }
 tellNews(false);
 document.addEventListener("htmx:afterSettle", () => tellNews(true));
+
+// After the player's own move the turn is new and the control that had the keyboard's focus
+// is gone: the focus goes to the next tile's Confirm (which tells where it fits; the keys
+// still move and turn it, the list of spots follows), not back to the top of the page. A
+// page changed by the others' moves keeps the focus where it was.
+document.addEventListener("htmx:afterSettle", (event) => {
+  const config = event.detail.requestConfig;
+  if (!config || config.verb !== "post" || event.detail.target.id !== "play") return;
+  const active = document.activeElement;
+  if (active && active !== document.body && document.contains(active)) return;
+  const confirm = document.querySelector("#play [data-key='confirm']:not(:disabled)");
+  const next = confirm || document.getElementById("spot");
+  if (next) next.focus({ preventScroll: true });
+});
