@@ -4,7 +4,6 @@ moves and choices posted from it, and the replay of a finished match."""
 import contextlib
 import json
 from typing import Any
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -26,11 +25,12 @@ from games.forms import MatchForm, PrivacyForm
 from games.http import SiteRequest
 from games.infra import presence
 from games.inputs import parse_choice, parse_int
-from games.models import Match, RatingChange, Seat
-from games.registry import GAMES, default_game, find_game, puzzle_games
+from games.models import Match, Seat
+from games.registry import GAMES, default_game, find_game
 from games.services import MatchView, MoveRefused
 from games.services.features import chat_rooms, links, newcomers, puzzles, watching
-from games.services.match import bot_seats, finish, versions, visibility
+from games.services.match import bot_seats, versions, visibility
+from games.views import endings
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -277,50 +277,8 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
             lambda: any(owed != match.pk for owed in owed_matches(request))
         )
     if match.is_finished:
-        if match.puzzle is not None:
-            shown = puzzles.has_finished(request.user, match.puzzle)
-            context["par"] = match.puzzle.par if shown else None
-            context["par_pending"] = shown and match.puzzle.par is None
-            if match.daily:
-                context["counted"] = puzzles.counted_for_its_day(match)
-                # A guest's attempt counts once they have an account (if none of its counts).
-                context["counts_on_sign_up"] = (
-                    accounts.is_guest(request) and mv.is_player and finish.on_its_day(match)
-                )
-        if match.kind == Match.Kind.SOLO and seat_shown is not None:
-            best = services.personal_best(seat_shown.player, match.game)
-            context["best"] = best
-            context["new_best"] = best is not None and seat_shown.score >= best
-        context.update(_what_next(request, mv))
-        if match.rated:
-            context["rating_changes"] = {
-                c.player_id: c for c in RatingChange.objects.filter(match=match)
-            }
+        context.update(endings.ending(request, mv, seat_shown))
     return context
-
-
-def _what_next(request: SiteRequest, mv: MatchView) -> dict:
-    """What the end of a game offers its player next: the same game again (against the same
-    bot, or a new match with the same players and options), the other games' tutorials and
-    the daily puzzle."""
-    match = mv.match
-    if not mv.is_player:
-        return {}
-    bots = any(seat.bot for seat in mv.seats)
-    between_people = match.kind == Match.Kind.MATCH and not bots and match.puzzle_id is None
-    same = urlencode({"game": match.game, "again": match.pk})
-    return {
-        "again_bot": match.kind == Match.Kind.MATCH and bots and match.puzzle_id is None,
-        "same_match_url": f"{reverse('new_match')}?{same}"
-        if between_people and not accounts.is_guest(request)
-        else "",
-        "other_tutorials": [
-            {"name": find_game(slug).name, "url": reverse("learn_game", args=[slug])}
-            for slug, adapter in web.ADAPTERS.items()
-            if slug != match.game and adapter.tutorial is not None
-        ],
-        "daily_puzzle": bool(puzzle_games()) and not match.daily,
-    }
 
 
 def _follow(request: SiteRequest, mv: MatchView, context: dict) -> dict:
