@@ -1,9 +1,7 @@
-// Checks the page with axe-core (defined just before this script) once it has loaded,
-// against WCAG 2.0-2.2 A and AA, and reports every violation as a console error, which
-// fails the browser test. A page htmx changed since is checked again, as it is then, when
-// the test asks (window.accessibilityChecked(), which the fixture calls at the end and
-// tests/browser/pages.checked whenever a test wants): checking after every swap of a game
-// played to its end would take the suite's time many times over.
+// Checks the page with axe-core (defined just before this script) once it has loaded and
+// again after each change htmx settles, against WCAG 2.0-2.2 A and AA, and reports every
+// violation as a console error, which fails the browser test. window.accessibilityChecked()
+// runs a pending check at once and resolves when every check has ended.
 (() => {
   if (window.top !== window) return; // a frame is checked as part of its page
   const options = {
@@ -44,14 +42,7 @@
     clearTimeout(pending);
     pending = setTimeout(check, 150);
   };
-  let changed = false;
-  window.accessibilityChecked = () => {
-    if (pending === null && !changed) return running;
-    changed = false;
-    return check();
-  };
+  window.accessibilityChecked = () => (pending === null ? running : check());
   window.addEventListener("load", soon);
-  document.addEventListener("htmx:afterSettle", () => {
-    changed = true;
-  });
+  document.addEventListener("htmx:afterSettle", soon);
 })();
