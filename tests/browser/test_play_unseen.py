@@ -98,25 +98,8 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
         bot_moves = Move.objects.filter(match=match, seat__bot="easy").order_by("ply")
         theirs = Placement.parse(bot_moves[round - 1].text.split()[1])
         board = _board(match, bot=True)
-        expect(news).to_have_text(
-            words["told"].format(
-                n=theirs.number,
-                level=level_in(board, theirs),
-                x=theirs.x,
-                y=theirs.y,
-                angle=theirs.rotation * 90,
-            )
-        )
-        mine = _board(match, bot=False)
-        expect(own).to_contain_text(
-            words["tile"].format(
-                n=placed.number,
-                level=level_in(mine, placed),
-                x=placed.x,
-                y=placed.y,
-                angle=placed.rotation * 90,
-            )
-        )
+        expect(news).to_have_text(said(words["told"], theirs, board))
+        expect(own).to_contain_text(said(words["tile"], placed, _board(match, bot=False)))
 
     expect(page.get_by_role("heading", name=words["over"])).to_be_visible()
     expect(own.get_by_role("listitem")).to_have_count(20)
@@ -139,6 +122,17 @@ def _board(match, *, bot: bool) -> list[tuple[Placement, int]]:
 
     seat = match.seats.get(bot="easy") if bot else match.seats.get(bot="")
     return list(services.load(match).state.board(seat.index).tiles)
+
+
+def said(template: str, placement, board) -> str:
+    """``template``'s words for ``placement`` on ``board`` (its level read from the board)."""
+    return template.format(
+        n=placement.number,
+        level=level_in(board, placement),
+        x=placement.x,
+        y=placement.y,
+        angle=placement.rotation * 90,
+    )
 
 
 def test_after_a_move_the_keyboard_is_at_the_next_tiles_confirm(open_browser, alice):
