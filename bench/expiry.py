@@ -14,6 +14,11 @@ of puzzles whose par is still to search, and seats falling due over a minute. Ea
 delay is from its deadline to its fallback move; target p95 <= 60 s (``--backlog-seats 0``
 skips it).
 
+Then the lateness of real-time deadlines (``--realtime-seats``, 1,000 seats of 15 s a move
+falling due over ``--spread`` seconds beside as many correspondence seats and the par
+backlog, the clock and the fast worker running): from each deadline to its fallback move,
+p50 / p99 / max; target p99 <= 2 s.
+
 Then one sweep in the history of a successful niche site (``bench.world``, ``--history``
 1.0: 20,000 players, 278,000 finished matches with 801,000 seats, 5,000 under way,
 1,000,000 notifications; 0 skips it), where nothing is due: the sweep's time, median and
@@ -54,21 +59,25 @@ from django.utils import timezone  # noqa: E402
 
 from games.infra.queue import queue_names  # noqa: E402
 from games.models import Match, Move, Puzzle, Seat  # noqa: E402
+from games.models.matches import REALTIME  # noqa: E402
 from games.services.features import puzzles  # noqa: E402
 from nmbr9site import processes  # noqa: E402
 from nmbr9site.celery import app  # noqa: E402
 
 TARGET_SECONDS = 60
-#: The target of one sweep in the history of ``bench.world`` at scale 1.
-SWEEP_TARGET_MS = 500
+#: Seconds the site's processes are given to start before seats begin to fall due.
+WARM_UP_SECONDS = 10
+#: The p99 target of a real-time deadline's lateness: from the deadline to the fallback move.
+REALTIME_TARGET_SECONDS = 2
 #: The p95 target of the delay from a deadline to its fallback move under a par backlog.
 DELAY_TARGET_SECONDS = 60
 #: The target of one sweep in the history of ``bench.world`` at scale 1.
 SWEEP_TARGET_MS = 500
 
 
-def make_due_seats(count: int, deadline=None) -> None:
-    """``count`` seats in two-player free-pace matches, due now or at ``deadline()`` each."""
+def make_due_seats(count: int, deadline=None, per_move=timedelta(hours=1)) -> None:
+    """``count`` seats in two-player free-pace matches, due now or at ``deadline()`` each,
+    with ``per_move`` for each next decision."""
     players = list(User.objects.filter(username__startswith="p").order_by("pk")) or [
         User.objects.create_user(f"p{i}", f"p{i}@example.com", "pw") for i in range(10)
     ]
@@ -81,7 +90,7 @@ def make_due_seats(count: int, deadline=None) -> None:
             status=Match.Status.ACTIVE,
             seed=i,
             players=2,
-            time_per_move=timedelta(hours=1),
+            time_per_move=per_move,
             created_by=players[0],
             started=now - timedelta(hours=1),
         )
@@ -115,18 +124,11 @@ def delays_under_par_backlog(queue: str, seats: int, pars: int, spread: float) -
     make_due_seats(seats, lambda: now + timedelta(seconds=random.uniform(5, 5 + spread)))
     due = dict(Seat.objects.values_list("pk", "deadline"))  # expiry sets the next deadlines
     state = Path(tempfile.mkdtemp(prefix="bench-expiry-"))
-    default, slow = queue_names(queue)
-    running = [
-        processes.celery("worker", queue=queue, queues=[default], extra=["--concurrency", "2"]),
-        processes.celery(
-            "worker", queue=queue, queues=[slow], extra=["--concurrency", "1", "-n", "slow@%h"]
-        ),
-        processes.celery("beat", queue=queue, extra=["--schedule", str(state / "beat")]),
-    ]
+    running = site_processes(queue, state)
     try:
         puzzles.create_puzzles(pars)  # the stock refilled: every par still to search
         deadline = time.monotonic() + spread + 300
-        while Seat.objects.filter(strikes=1, progress=1).count() < seats:
+        while Seat.objects.filter(strikes__gte=1).count() < seats:
             if time.monotonic() > deadline:
                 raise SystemExit("the seats were not all expired within 5 minutes")
             if any(process.poll() is not None for process in running):
@@ -134,8 +136,88 @@ def delays_under_par_backlog(queue: str, seats: int, pars: int, spread: float) -
             time.sleep(1)
         waiting = Puzzle.objects.filter(par=None).count()
         print(f"par searches still waiting when the last seat was expired: {waiting} of {pars}")
-        moves = Move.objects.filter(auto=True).values_list("seat_id", "created")
-        return [(created - due[seat]).total_seconds() for seat, created in moves]
+        return first_fallbacks(due)
+    finally:
+        for process in running:
+            process.kill()
+            process.wait()
+
+
+def site_processes(queue: str, state: Path) -> list:
+    """The site's background processes, as ``./run start`` starts them: the worker (two
+    processes), the slow worker (one), the fast worker (two), the clock and beat."""
+    default, slow, fast = queue_names(queue)
+    print(f"the processes' logs: {state}")
+    return [
+        processes.celery(
+            "worker",
+            queue=queue,
+            queues=[default],
+            extra=["--concurrency", "2"],
+            log=state / "worker.log",
+        ),
+        processes.celery(
+            "worker",
+            queue=queue,
+            queues=[slow],
+            extra=["--concurrency", "1", "-n", "slow@%h"],
+            log=state / "slow.log",
+        ),
+        processes.celery(
+            "worker",
+            queue=queue,
+            queues=[fast],
+            extra=["--concurrency", "2", "-n", "fast@%h"],
+            log=state / "fast.log",
+        ),
+        processes.clock(queue=queue, log=state / "clock.log"),
+        processes.celery(
+            "beat", queue=queue, extra=["--schedule", str(state / "beat")], log=state / "beat.log"
+        ),
+    ]
+
+
+def first_fallbacks(due: dict[int, object]) -> list[float]:
+    """Seconds from each seat's deadline in ``due`` to the first fallback move made for it
+    (seats with none left out)."""
+    first: dict[int, object] = {}
+    for seat, created in (
+        Move.objects.filter(auto=True).order_by("created").values_list("seat_id", "created")
+    ):
+        first.setdefault(seat, created)
+    return [(first[seat] - at).total_seconds() for seat, at in due.items() if seat in first]
+
+
+def realtime_lateness(queue: str, seats: int, others: int, pars: int, spread: float):
+    """Seconds from each real-time deadline (15 s a move) to its fallback move, for ``seats``
+    seats falling due over ``spread`` seconds, while ``others`` correspondence seats fall
+    due over the same time and ``pars`` par searches wait: the site's processes as they
+    run. A real-time seat missed once falls due again 15 s later, and is then dropped, which
+    ends its match: a seat of it due later never falls due, and is not counted."""
+    Seat.objects.all().delete()
+    Match.objects.all().delete()
+    state = Path(tempfile.mkdtemp(prefix="bench-expiry-"))
+    running = site_processes(queue, state)
+    try:
+        puzzles.create_puzzles(pars)
+        time.sleep(WARM_UP_SECONDS)  # the processes started, the par searches began
+        now = timezone.now()
+        when = lambda: now + timedelta(seconds=random.uniform(5, 5 + spread))  # noqa: E731
+        make_due_seats(seats, when, per_move=timedelta(seconds=15))
+        fast = set(Seat.objects.values_list("pk", flat=True))
+        make_due_seats(others, when)
+        due = {pk: at for pk, at in Seat.objects.values_list("pk", "deadline") if pk in fast}
+        deadline = time.monotonic() + spread + 120
+        # Every real-time match ends: its first player to miss twice is dropped, which ends
+        # a match of two (the other seat may never have fallen due).
+        live = Match.objects.filter(status=Match.Status.ACTIVE, time_per_move__lte=REALTIME)
+        while live.exists():
+            if time.monotonic() > deadline:
+                raise SystemExit("the real-time seats were not all expired in time")
+            if any(process.poll() is not None for process in running):
+                raise SystemExit("a worker, the clock or beat stopped")
+            time.sleep(1)
+        return first_fallbacks(due)
     finally:
         for process in running:
             process.kill()
@@ -204,6 +286,12 @@ def main(argv: list[str] | None = None) -> None:
         "--backlog-seats", type=int, default=200, help="seats falling due under a par backlog"
     )
     parser.add_argument("--pars", type=int, default=30, help="puzzles waiting for their par")
+    parser.add_argument(
+        "--realtime-seats", type=int, default=1000, help="real-time seats falling due (0: none)"
+    )
+    parser.add_argument(
+        "--realtime-others", type=int, default=1000, help="correspondence seats due meanwhile"
+    )
     parser.add_argument("--spread", type=float, default=60, help="seconds the seats fall due over")
     parser.add_argument("--history", type=float, default=1.0, help="scale of the history (0: none)")
     parser.add_argument("--sweeps", type=int, default=5, help="sweeps timed in the history")
@@ -249,6 +337,23 @@ def main(argv: list[str] | None = None) -> None:
                 f"p95 {p95:.1f} s   max {max(delays):.1f} s   "
                 f"target p95 <= {DELAY_TARGET_SECONDS} s: {verdict}"
             )
+        if args.realtime_seats:
+            from bench import calibration
+
+            print(f"sum(range(10**7)): {calibration.calibrate():.3f} s")
+            late = realtime_lateness(
+                queue, args.realtime_seats, args.realtime_others, args.pars, args.spread
+            )
+            p99 = percentile(late, 0.99)
+            verdict = "met" if p99 <= REALTIME_TARGET_SECONDS else "MISSED"
+            print(
+                f"real-time lateness, {len(late)} seats of 15 s a move due over "
+                f"{args.spread:.0f} s beside {args.realtime_others} correspondence seats and "
+                f"{args.pars} par searches: p50 {percentile(late, 0.5):.2f} s   "
+                f"p99 {p99:.2f} s   max {max(late):.2f} s   "
+                f"target p99 <= {REALTIME_TARGET_SECONDS} s: {verdict}"
+            )
+            print(f"sum(range(10**7)): {calibration.calibrate():.3f} s")
         if args.history:
             sweep_in_history(args.history, args.sweeps)
     finally:

@@ -1,6 +1,7 @@
-"""The admin: accounts, matches and moves, and the staff's work on chats (the queue of
-reports, messages, bans from writing). Only staff reach it (Django's admin), each model as
-their permissions allow; closing an account also needs the right to change accounts."""
+"""The admin: accounts, matches and moves, tournaments (featured by the staff), and the
+staff's work on chats (the queue of reports, messages, bans from writing). Only staff reach
+it (Django's admin), each model as their permissions allow; closing an account also needs the
+right to change accounts."""
 
 from django import forms
 from django.contrib import admin
@@ -18,7 +19,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.http import AccountRequest
-from games.models import ChatBan, ChatMessage, Match, Move, PlayerStats, Report, Seat
+from games.models import (
+    ChatBan,
+    ChatMessage,
+    Entry,
+    Match,
+    Move,
+    PlayerStats,
+    Report,
+    Seat,
+    Tournament,
+)
 from games.names import shown
 from games.services.features import closing, reports
 
@@ -63,6 +74,58 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
 
 
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ("player", "rank", "played", "score", "percent", "withdrawn")
+    readonly_fields = fields
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """The staff feature a tournament (listed first), have it repeat (the next one is created
+    when it starts) or change its start before it begins; its games and standings are the
+    site's to change."""
+
+    list_display = (
+        "id",
+        "name",
+        "game",
+        "format",
+        "status",
+        "starts",
+        "open",
+        "featured",
+        "repeat",
+    )
+    list_filter = ("status", "featured", "open", "repeat")
+    list_editable = ("featured",)
+    fields = (
+        "name",
+        "featured",
+        "repeat",
+        "previous",
+        "open",
+        "starts",
+        "status",
+        "games",
+        "window",
+        "table_size",
+        "time_per_move",
+        "created_by",
+    )
+    readonly_fields = (
+        "status",
+        "games",
+        "window",
+        "table_size",
+        "time_per_move",
+        "created_by",
+        "previous",
+    )
+    inlines = [EntryInline]
+
+
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
     list_display = ("match", "ply", "seat", "text", "auto", "created")
@@ -105,7 +168,7 @@ def _in_context(message: ChatMessage | None) -> str:
         '<p><a href="{}">{}</a> · {} · {}</p><ol class="chat-context">{}</ol>',
         url,
         _("Message %(number)s") % {"number": message.pk},
-        message.match,
+        message.match or message.tournament,
         ChatMessage.Room(message.room).label,
         rows,
     )
@@ -247,11 +310,21 @@ class ReportAdmin(admin.ModelAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
-    list_display = ("created", "match", "room", "author", "text", "removed")
+    list_display = ("created", "match", "tournament", "room", "author", "text", "removed")
     list_filter = ("room", ("removed", admin.EmptyFieldListFilter))
-    list_select_related = ("match", "author")
+    list_select_related = ("match", "tournament", "author")
     search_fields = ("text", "author__username")
-    fields = ("match", "room", "author", "text", "created", "removed", "removed_by", "in_context")
+    fields = (
+        "match",
+        "tournament",
+        "room",
+        "author",
+        "text",
+        "created",
+        "removed",
+        "removed_by",
+        "in_context",
+    )
     readonly_fields = fields
     actions = ["remove_messages"]
 

@@ -335,6 +335,22 @@ class PaceRules(Protocol):
 
 
 @runtime_checkable
+class StepRules(Protocol):
+    """What a game adds whose deal many players can play in step, each in a game of their
+    own on it (a live duplicate tournament): the deal is shown one step at a time to all of
+    them at once, and a player who went through the steps shown so far waits for the next."""
+
+    def steps_taken(self, state: Any, player: int) -> int:
+        """How many of the deal's steps ``player`` has gone through."""
+        ...
+
+    def view_dealt(self, state: Any, player: int | None, dealt: int) -> View:
+        """``Rules.view`` while only the deal's first ``dealt`` steps have been shown: a
+        player who went through them owes no decision and sees nothing of the next step."""
+        ...
+
+
+@runtime_checkable
 class BotRules(Protocol):
     """What a game adds to let bots play it."""
 

@@ -1,4 +1,6 @@
 import json
+import math
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -6,11 +8,12 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.inputs import OptionalChoiceField
+from games.inputs import OptionalChoiceField, StrictIntegerField
 from games.models import Profile, Report
 from games.models.chat import REPORT_LENGTH
 from games.names import is_closed_name
@@ -35,6 +38,8 @@ class SignupForm(UserCreationForm):
         from games.services.match.bot_seats import is_bot_name
 
         name = super().clean_username()
+        if name is None:  # Django's own check found the name taken (any capitals) and said so
+            return ""
         if is_bot_name(name):
             raise forms.ValidationError(_("Names beginning with “bot-” belong to the site's bots."))
         if is_guest_name(name):
@@ -256,6 +261,119 @@ class ChallengeForm(SideLabels, forms.Form):
         return usernames(self.cleaned_data["invite"])
 
 
+#: The least time ahead of now a new tournament's suggested start is.
+START_LEAD = timedelta(minutes=10)
+#: Suggested starts fall on these: a full quarter hour in every time zone (every zone's
+#: offset from UTC is a number of quarter hours).
+START_STEP = timedelta(minutes=15)
+
+
+def suggested_start(now: datetime | None = None) -> datetime:
+    """The start a new tournament's form suggests: the first full quarter hour at least
+    ``START_LEAD`` from now."""
+    earliest = (now or timezone.now()) + START_LEAD
+    step = START_STEP.total_seconds()
+    return datetime.fromtimestamp(math.ceil(earliest.timestamp() / step) * step, UTC)
+
+
+class TournamentForm(SideLabels, forms.Form):
+    """A new tournament's settings; its game's options are the game's own form."""
+
+    WINDOW, LIVE = "window", "live"
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
+    games = StrictIntegerField(
+        label=gettext_lazy("Number of games"), min_value=1, max_value=10, initial=3
+    )
+    # The time of the way chosen counts (the other field is ignored); none chosen: a window.
+    way = OptionalChoiceField(
+        default=WINDOW,
+        label=gettext_lazy("Way to play"),
+        choices=[
+            (WINDOW, gettext_lazy("At your own pace (each game within a window)")),
+            (LIVE, gettext_lazy("Live (everybody at once, 15, 30 or 60 seconds a round)")),
+        ],
+        initial=WINDOW,
+        widget=forms.RadioSelect,
+    )
+    # Sent empty: none chosen, which the service refuses for the way that needs it.
+    speed = OptionalChoiceField(
+        default="",
+        label=gettext_lazy("Time for each round"),
+        choices=[
+            ("15s", gettext_lazy("15 seconds")),
+            ("30s", gettext_lazy("30 seconds")),
+            ("60s", gettext_lazy("60 seconds")),
+        ],
+        initial="30s",
+    )
+    window = OptionalChoiceField(
+        default="",
+        label=gettext_lazy("Time to play each game"),
+        choices=[
+            ("1h", gettext_lazy("1 hour")),
+            ("12h", gettext_lazy("12 hours")),
+            ("1d", gettext_lazy("1 day")),
+            ("3d", gettext_lazy("3 days")),
+        ],
+        initial="1d",
+    )
+    starts = forms.DateTimeField(
+        label=gettext_lazy("Start (UTC)"),
+        initial=suggested_start,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    open = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("Listed on the tournaments page (else: by invitation link only)"),
+    )
+
+
+class SwissForm(SideLabels, forms.Form):
+    """A new swiss tournament's settings (nmbrs!); its game's options are the game's form."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
+    table_size = forms.TypedChoiceField(
+        label=gettext_lazy("Players at each table"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+    )
+    rounds = StrictIntegerField(
+        label=gettext_lazy("Number of rounds (empty: as many as the entrants need)"),
+        min_value=1,
+        max_value=10,
+        required=False,
+    )
+    pace = forms.ChoiceField(
+        label=gettext_lazy("Time per move"),
+        # From the shortest to the longest.
+        choices=[
+            (
+                gettext_lazy("Real time"),
+                [
+                    ("15s", gettext_lazy("15 seconds")),
+                    ("30s", gettext_lazy("30 seconds")),
+                    ("60s", gettext_lazy("60 seconds")),
+                ],
+            ),
+            (
+                gettext_lazy("Correspondence"),
+                [
+                    ("1h", gettext_lazy("1 hour")),
+                    ("12h", gettext_lazy("12 hours")),
+                    ("1d", gettext_lazy("1 day")),
+                ],
+            ),
+        ],
+        initial="1d",
+    )
+    starts = TournamentForm.base_fields["starts"]
+    open = TournamentForm.base_fields["open"]
+
+
 class ReportForm(SideLabels, forms.Form):
     """A report to the staff: a reason from the list and, if the reporter wants, a note (the
     service reads both strictly again)."""
@@ -269,3 +387,15 @@ class ReportForm(SideLabels, forms.Form):
         max_length=REPORT_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+class PoolForm(forms.Form):
+    """What "Play now" asks: a game, a speed (the button pressed) and the number of players,
+    2 when left out; whether the game is played by that many, the pools say."""
+
+    game = forms.ChoiceField(choices=_games)
+    speed = forms.ChoiceField(choices=[("15s", "15s"), ("30s", "30s"), ("60s", "60s")])
+    players = OptionalChoiceField(choices=[("2", "2"), ("3", "3"), ("4", "4")], default="2")
+
+    def clean_players(self) -> int:
+        return int(self.cleaned_data["players"])

@@ -9,7 +9,14 @@ from celery import shared_task
 from games import services
 from games.infra import health, metrics, notifications, queue, webpush
 from games.infra import sweep as due
-from games.services.features import guests, puzzles, retention
+from games.services.features import (
+    guests,
+    live_duplicate,
+    puzzles,
+    retention,
+    swiss_rounds,
+    tournaments,
+)
 from games.services.match import bot_moves, bot_seats
 
 #: Seats per task sent by the sweep: one transaction and one message for each batch.
@@ -24,8 +31,8 @@ def _batches(ids: list[int]):
 @shared_task(ignore_result=True)
 def sweep() -> dict[str, int]:
     """Send every piece of due work: expiries, reminders, e-mails, pushes, ratings, par,
-    stats, the moves bots owe, and guests idle long enough to be removed; then note that it
-    ran (/readyz)."""
+    stats, the moves bots owe, tournaments due, and guests idle long enough to be removed;
+    then note that it ran (/readyz)."""
     with metrics.SWEEP_SECONDS.time():
         sent = _sweep()
     health.swept()
@@ -42,6 +49,9 @@ def _sweep() -> dict[str, int]:
     mails = notifications.due()
     for batch in _batches(mails):
         queue.send_now(send_mails.name, batch)
+    reminders_by_mail = notifications.due_entries()
+    for batch in _batches(reminders_by_mail):
+        queue.send_now(send_tournament_mails.name, batch)
     pushes = webpush.due()
     for batch in _batches(pushes):
         queue.send_now(send_pushes.name, batch)
@@ -62,12 +72,15 @@ def _sweep() -> dict[str, int]:
     idle = guests.idle()
     for batch in _batches(idle):
         queue.send_now(remove_guests.name, batch)
+    tournament_work = sum(map(len, due.tournament_work().values()))
+    if tournament_work:
+        queue.send_now(run_tournaments.name)
     forgotten = retention.prune_notifications()
     states_dropped = retention.prune_states()
     return {
         "expiries": len(seat_ids),
         "reminders": len(reminders),
-        "mails": len(mails),
+        "mails": len(mails) + len(reminders_by_mail),
         "pushes": len(pushes),
         "ratings": len(unrated),
         "puzzle_ratings": len(attempts),
@@ -77,7 +90,31 @@ def _sweep() -> dict[str, int]:
         "idle_guests": len(idle),
         "notifications_removed": forgotten,
         "states_dropped": states_dropped,
+        "tournaments": tournament_work,
     }
+
+
+@shared_task(ignore_result=True, time_limit=300, soft_time_limit=280)
+def run_tournaments() -> None:
+    """Start, close and finish the tournaments that are due, pair the swiss rounds due (the
+    sweep sends it)."""
+    tournaments.run_due()
+    swiss_rounds.run_due()
+    live_duplicate.run_due()
+
+
+@shared_task(ignore_result=True)
+def run_live() -> None:
+    """Start the live duplicates due and close their rounds whose time is up (the clock
+    sends it to the fast workers)."""
+    live_duplicate.run_due()
+
+
+@shared_task(ignore_result=True)
+def run_live_swiss() -> None:
+    """Start the real-time swiss tournaments due and pair their rounds left unpaired (the
+    clock sends it to the fast workers)."""
+    swiss_rounds.run_live()
 
 
 @shared_task(ignore_result=True)
@@ -94,6 +131,11 @@ def remind_seats(seat_ids: list[int]) -> None:
 @shared_task(ignore_result=True)
 def send_mails(seat_ids: list[int]) -> None:
     notifications.send_many(seat_ids)
+
+
+@shared_task(ignore_result=True)
+def send_tournament_mails(entry_ids: list[int]) -> None:
+    notifications.send_reminders(entry_ids)
 
 
 @shared_task(ignore_result=True)

@@ -1,4 +1,5 @@
-"""The site's processes started as children: a Redis, Celery workers and beat, gunicorn.
+"""The site's processes started as children: a Redis, Celery workers and beat, the clock,
+gunicorn.
 
 Benchmarks and the tests that stop and restart servers use these; production starts the
 same commands from its Procfile.
@@ -133,6 +134,17 @@ def celery(
         consumed = queues or queue_names(queue)
         command += ["--queues", ",".join(consumed), "--without-gossip", "--without-mingle"]
     command += list(extra)
+    output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
+    return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
+
+
+def clock(
+    *, queue: str, env: dict[str, str] | None = None, log: Path | None = None
+) -> subprocess.Popen:
+    """``manage.py clock`` on the current database, sending to ``queue``'s fast queue."""
+    environment = os.environ | {"DATABASE_URL": database_url(), "CELERY_QUEUE": queue}
+    environment |= env or {}
+    command = [sys.executable, "manage.py", "clock"]
     output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
     return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
 

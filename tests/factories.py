@@ -28,6 +28,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -40,11 +41,18 @@ from games.models import (
     PlayerStats,
     Puzzle,
     Seat,
+    Tournament,
 )
 from games.nmbr9 import Game, Turn
 from games.nmbr9.policy import choose
 from games.nmbr9.puzzle import puzzle as puzzle_deal
-from games.services.features import puzzles
+from games.services.features import (
+    live_duplicate,
+    push_devices,
+    puzzles,
+    swiss_rounds,
+    tournaments,
+)
 from games.services.match.finish import count_for_the_day
 from games.tasks import refresh_player_stats
 from nmbr9site.processes import free_port
@@ -328,6 +336,7 @@ def normalised(html: str, match: Match) -> str:
     html = re.sub(r'"x-csrftoken": "[^"]+"', "", html)
     html = re.sub(r'nonce="[^"]+"', "", html)
     html = html.replace(f'data-match="{match.pk}"', 'data-match="N"')
+    html = re.sub(r'data-(owes|now)="[^"]*"', r'data-\1=""', html)  # a deadline, a clock
     return re.sub(r"<time[^>]*>.*?</time>", "<time/>", html)
 
 
@@ -599,3 +608,128 @@ def finish_against_bot(match, player) -> None:
         if game.decision(seat.index) is not None:
             turn = fallback_turn(game, seat.index)
             services.play(match.pk, player, str(turn), ply_of(match, player))
+
+
+def together(*calls):
+    """Run the calls at the same moment in threads, each on its own connection; their
+    results or the exceptions they raised, in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            results[i] = call()
+        except Exception as exc:  # returned to the test, which checks what it is
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+#: A phone's browser, as a push subscription names it.
+CHROME_ON_ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Mobile Safari/537.36"
+)
+
+
+def new_duplicate(creator, **settings) -> Tournament:
+    fields = {
+        "name": "Autumn cup",
+        "game": "nmbr9",
+        "games": 2,
+        "window": "1d",
+        "starts": timezone.now() + timedelta(hours=1),
+        "open": True,
+        **settings,
+    }
+    return tournaments.create(creator, **fields)
+
+
+def started_duplicate(creator, *others, **settings) -> Tournament:
+    tournament = new_duplicate(creator, **settings)
+    for player in others:
+        tournaments.join(tournament.pk, player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts=timezone.now())
+    assert tournaments.start(tournament.pk)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def pass_time(tournament, hours: float) -> None:
+    """Move the tournament's windows into the past by ``hours``."""
+    for deal in tournament.deals.all():
+        Puzzle.objects.filter(pk=deal.pk).update(closes=deal.closes - timedelta(hours=hours))
+
+
+def swiss_players(count: int) -> list[User]:
+    return [
+        User.objects.create_user(f"p{n}", f"p{n}@example.com", "pw-long-enough")
+        for n in range(1, count + 1)
+    ]
+
+
+def new_swiss(creator, **settings) -> Tournament:
+    fields = {
+        "name": "Swiss cup",
+        "rounds": 2,
+        "table_size": 2,
+        "pace": "1d",
+        "starts": timezone.now() + timedelta(hours=1),
+        "open": True,
+        **settings,
+    }
+    return swiss_rounds.create(creator, **fields)
+
+
+def started_swiss(entrants: list[User], **settings) -> Tournament:
+    tournament = new_swiss(entrants[0], **settings)
+    for player in entrants[1:]:
+        tournaments.join(tournament.pk, player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts=timezone.now())
+    assert swiss_rounds.start(tournament.pk)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def win_table(match: Match, winner: User | None = None) -> None:
+    """Finish a table: everybody but ``winner`` (the first seat's player) resigns."""
+    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("index"))
+    winner = winner or seats[0].player
+    for seat in seats:
+        if seat.player != winner:
+            services.resign(match.pk, seat.player)
+
+
+def add_device(service, user):
+    device = service.device()
+    push_devices.subscribe(user, device.json(), CHROME_ON_ANDROID)
+    return device
+
+
+def live_started(creator, *others, games: int = 1, speed: str = "15s") -> Tournament:
+    """A live duplicate of ``creator`` with ``others`` entered, started and its first game
+    dealt, as the clock does once its start is due."""
+    tournament = live_duplicate.create(
+        creator,
+        name="Friday live",
+        game="nmbr9",
+        games=games,
+        speed=speed,
+        starts=timezone.now() + timedelta(minutes=5),
+        open=True,
+    )
+    for player in others:
+        tournaments.join(tournament.pk, player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts=timezone.now())
+    done = live_duplicate.run_due()
+    assert done["start"] == 1 and done["first"] == 1
+    tournament.refresh_from_db()
+    return tournament

@@ -110,6 +110,24 @@ def test_a_sign_up_that_loses_a_race_for_its_name_says_so(client, alice, monkeyp
     assert User.objects.count() == 1 and "_auth_user_id" not in client.session
 
 
+def test_a_sign_up_with_a_taken_name_says_so(client, alice):
+    """Django's check of the name answers nothing for a taken one (any capitals): the form
+    shows its error instead of reading the missing name (a 500)."""
+    for name in ("alice", "ALICE"):
+        response = client.post(
+            reverse("signup"),
+            {
+                "username": name,
+                "email": "dora@example.com",
+                "password1": PASSWORD,
+                "password2": PASSWORD,
+            },
+        )
+        assert response.status_code == 400
+        assert "already exists" in response.text
+    assert User.objects.count() == 1
+
+
 def test_an_empty_signup_shows_what_is_missing(client):
     response = client.post(reverse("signup"), {})
     assert response.status_code == 400

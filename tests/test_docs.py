@@ -16,6 +16,7 @@ DRAWN = (
     "games/views",
     "games/web",
     "games/models",
+    "games/tournaments",
     "nmbr9site",
 )
 #: Directories that hold no code of the project's own.

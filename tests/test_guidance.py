@@ -68,6 +68,18 @@ def test_a_first_game_against_a_bot_offers_the_tutorial_first(client, alice):
     assert 'href="/learn/nmbrs/" data-learn-first-link' in page
 
 
+def test_no_tutorial_is_offered_in_a_real_time_game_against_a_bot(client, alice):
+    """Its clock would not wait while the player learns."""
+    from games.services.match import bot_seats
+
+    match = services.start_realtime(
+        [alice, bot_seats.account("medium", "nmbrs")], game="nmbrs", speed="60s"
+    )
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert "data-learn-first" not in page and "data-rules-at-hand" in page
+
+
 def test_no_tutorial_is_offered_in_a_match_between_people(client, alice, bob):
     match = make_match(alice, bob)
     client.force_login(alice)

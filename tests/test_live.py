@@ -114,12 +114,13 @@ def test_the_page_names_its_stream_only_where_a_server_streams(client, alice, bo
     assert client.get(reverse("live", args=[match.pk])).status_code == 204
 
 
-def test_under_asgi_a_waiting_page_is_fetched_again_live_and_a_moving_one_is_not(
+def test_under_asgi_a_waiting_page_is_fetched_again_live_and_a_moving_one_keeps_its_turn(
     asgi_server, client, alice, bob
 ):
-    """Both pages name their stream (the chat listens there), but only the waiting one is
-    fetched again when its match changes: a move being made is never changed under the
-    player's hands."""
+    """Both pages name their stream (the chat listens there) and are fetched again when their
+    match changes, the waiting one as it is, the moving one keeping the turn being made while
+    it owes the same move (data-owes, data-ply): a move being made is never changed under
+    the player's hands."""
     match = make_match(alice, bob, pace="rounds")
     play(match, alice)
     stream = f'data-live="{reverse("live", args=[match.pk])}"'
@@ -129,6 +130,24 @@ def test_under_asgi_a_waiting_page_is_fetched_again_live_and_a_moving_one_is_not
     assert stream in waiting and "data-refresh" in waiting
     moving = play_section(fetch(asgi_server.url, match.get_absolute_url(), session_of(client, bob)))
     assert stream in moving and "data-refresh" not in moving
+    assert "data-owes=" in moving and 'data-ply="0"' in moving and "data-owes" not in waiting
+
+
+def test_under_asgi_a_move_owed_without_a_deadline_keeps_its_turn_too(asgi_server, client, alice):
+    """Against a bot there is no time limit: the player's page owes its move all the same
+    (data-owes empty, data-ply) and is not fetched again as a waiting one (data-refresh),
+    which would replace the turn being made, and the keyboard's place in it, whenever the
+    stream announces a version (its own move's, told late)."""
+    match = services.start_against_bot(alice, "easy")
+    moving = play_section(
+        fetch(asgi_server.url, match.get_absolute_url(), session_of(client, alice))
+    )
+    assert 'data-owes=""' in moving and 'data-ply="0"' in moving and "data-page=" in moving
+    assert "data-refresh" not in moving
+    # the decision owed is named (data-turn): a new one with no move of theirs (a new deal
+    # after the bot went out, in nmbrs!) is no reason to keep the turn on the page
+    turn = services.load(match).rules.turn(services.load(match).state, 0)
+    assert f'data-turn="{turn}"' in moving
 
 
 def play_section(html: str) -> str:

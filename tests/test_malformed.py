@@ -8,6 +8,7 @@ in production, and as a visitor and as a player.
 """
 
 import re
+from datetime import timedelta
 from html import unescape
 from html.parser import HTMLParser
 from urllib.parse import urljoin
@@ -19,13 +20,14 @@ from django.db import transaction
 from django.db.models import Sum
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services
 from games.infra import limits
-from games.models import Match, Move, Profile, Seat
-from games.services.features import puzzles
+from games.models import Match, Move, Profile, Seat, Tournament
+from games.services.features import puzzles, swiss_rounds, tournaments
 from tests.factories import make_match, make_puzzles, play
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +51,21 @@ def world(alice, bob, carol):
     offer = puzzles.offer_challenge(
         alice, invite=["bob"], players=2, open=False, rated=True, time_control="1d"
     )
+    swiss = swiss_rounds.create(
+        alice,
+        name="Malformed swiss",
+        rounds=2,
+        table_size=2,
+        pace="1d",
+        starts=timezone.now() + timedelta(hours=1),
+        open=True,
+    )
+    tournaments.join(swiss.pk, bob)
+    Tournament.objects.filter(pk=swiss.pk).update(starts=timezone.now())
+    swiss_rounds.start(swiss.pk)
     return {
+        "tournament_id": swiss.pk,
+        "number": 1,
         "match_id": running.pk,
         "solo": solo.pk,
         "finished": finished.pk,

@@ -4,7 +4,6 @@ Threads start together at a barrier, each with its own database connection, and 
 same service functions the views and tasks call.
 """
 
-import threading
 from functools import partial
 
 import pytest
@@ -14,7 +13,7 @@ from games import services
 from games.models import Match, Move, RatingChange, Seat
 from games.nmbr9.policy import fallback_placement
 from games.services import MoveRefused
-from tests.factories import choice, game_of, make_due, make_match, play_to_end, seat_of
+from tests.factories import choice, game_of, make_due, make_match, play_to_end, seat_of, together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,28 +22,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def postgresql_only():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL's row locks between concurrent transactions")
-
-
-def together(*calls):
-    """Run the calls at the same moment in threads; their results or exceptions, in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as exc:  # returned to the test, which checks what it is
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def placing(match, user):

@@ -419,7 +419,7 @@ def test_expire_places_the_fallback_tile_and_gives_a_strike(alice, bob, pace):
     assert services.expire(seat.pk) is True
     seat.refresh_from_db()
     move = Move.objects.get(seat=seat)
-    assert (move.ply, move.text, move.auto) == (0, f"place {expected}", True)
+    assert (move.ply, move.text, move.auto, move.timed_out) == (0, f"place {expected}", True, True)
     assert Board().place(expected) == 0
     assert (seat.progress, seat.strikes, seat.total_strikes, seat.state) == (1, 1, 1, "playing")
     if pace == "free":
@@ -452,7 +452,7 @@ def test_acting_after_the_deadline_before_the_sweep_is_refused_and_expires_the_s
     assert seat.deadline > timezone.now()  # the next tile's, not the old one plus a day
     assert services.expire(seat.pk) is False  # the sweep, coming later, finds nothing due
     play(match, alice)  # in time for the next tile
-    assert Move.objects.filter(seat=seat, auto=False).count() == 1
+    assert Move.objects.filter(seat=seat, auto=False, timed_out=False).count() == 1
 
 
 def test_expiring_twice_acts_once(alice, bob):

@@ -176,7 +176,7 @@ def test_seats_due_and_overdue_are_read_when_scraped(alice, bob, carol):
 
 @pytest.mark.django_db
 def test_queue_lengths_are_read_from_redis_when_scraped(celery_queue, alice):
-    default, slow = queue.queue_names()
+    default, slow, _fast = queue.queue_names()
     assert default == celery_queue
     before = scrape()
     for _ in range(3):  # no worker takes them

@@ -289,8 +289,12 @@ def test_always_pass_answers_offers_at_once(client, alice, bob, carol):
     )
     client.force_login(alice)
     assert post(client, match, "pass").status_code == 302
-    moves = list(Move.objects.filter(match=match).order_by("ply").values_list("text", "auto"))
-    assert moves == [("pass", False), ("pass", True)]  # bob's answer, given for him
+    moves = Move.objects.filter(match=match).order_by("ply")
+    # bob's answer, given for him as he chose: not a move made as his time ran out
+    assert list(moves.values_list("text", "auto", "timed_out")) == [
+        ("pass", False, False),
+        ("pass", True, False),
+    ]
     assert state(match).offer_to == 2
     client.force_login(carol)
     assert 'data-choice="offer"' in client.get(match.get_absolute_url()).text

@@ -22,19 +22,18 @@ from games.models import Match, Profile, PushMessage, PushSubscription, Seat
 from games.services.features import push_devices, puzzles
 from games.services.match import lobby
 from games.tasks import sweep
-from tests.factories import drain, lose_tasks, make_match, play, play_to_end, seat_of, wait_for
-from tests.pushservice import Device, PushService, certificate
-
-CHROME_ON_ANDROID = (
-    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/131.0.0.0 Mobile Safari/537.36"
+from tests.factories import (
+    CHROME_ON_ANDROID,
+    add_device,
+    drain,
+    lose_tasks,
+    make_match,
+    play,
+    play_to_end,
+    seat_of,
+    wait_for,
 )
-
-
-def add_device(service, user):
-    device = service.device()
-    push_devices.subscribe(user, device.json(), CHROME_ON_ANDROID)
-    return device
+from tests.pushservice import Device, PushService, certificate
 
 
 def a_round(match, first, second) -> None:

@@ -113,17 +113,31 @@ def processes_of(run: subprocess.Popen) -> list[tuple[int, int, str]]:
     return found
 
 
+#: The processes started again when they exit, by role, as the script names them.
+ROLES = {
+    "worker": "The Celery worker",
+    "slow": "The slow Celery worker",
+    "fast": "The fast Celery worker",
+    "clock": "The clock",
+    "beat": "Celery beat",
+}
+
+
 def celery_process(run: subprocess.Popen, role: str) -> int | None:
-    """The main process of the site's Celery worker (``worker``), slow worker (``slow``) or
-    beat (``beat``): the one whose parent is the script."""
+    """The main process of the site's Celery worker (``worker``), slow worker (``slow``), fast
+    worker (``fast``), beat (``beat``) or clock (``clock``): the one whose parent is the
+    script."""
     for pid, parent, args in processes_of(run):
-        if parent != run.pid or "celery" not in args:
+        if parent != run.pid:
+            continue
+        if role == "clock" and "manage.py clock" in args:
+            return pid
+        if "celery" not in args:
             continue
         if role == "beat" and " beat " in args:
             return pid
-        if role == "worker" and " worker " in args and "-slow" not in args:
-            return pid
-        if role == "slow" and " worker " in args and "-slow" in args:
+        queues = re.search(r"--queues \S+-(slow|fast)\b", args)
+        if " worker " in args and (queues[1] if queues else "worker") == role:
             return pid
     return None
 
@@ -131,9 +145,9 @@ def celery_process(run: subprocess.Popen, role: str) -> int | None:
 def test_a_celery_worker_or_beat_that_exits_is_started_again_and_said_so(tmp_path):
     run, site, log = start_site(tmp_path)
     try:
-        for role in ("worker", "slow", "beat"):
+        for role in ROLES:
             wait_until(lambda role=role: celery_process(run, role), START_SECONDS, log)
-        for role in ("worker", "slow", "beat"):
+        for role in ROLES:
             pid = celery_process(run, role)
             os.kill(pid, signal.SIGKILL)
             wait_until(
@@ -142,7 +156,7 @@ def test_a_celery_worker_or_beat_that_exits_is_started_again_and_said_so(tmp_pat
                 log,
             )
         said = log.read_text()
-        for name in ("The Celery worker", "The slow Celery worker", "Celery beat"):
+        for name in ROLES.values():
             assert f"{name} exited (exit status 137): starting it again" in said, said
         assert run.poll() is None and status(f"{site}/") == 200
         # The restarted worker does the work: a new daily puzzle's par is searched.

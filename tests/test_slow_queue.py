@@ -20,7 +20,7 @@ SWEEP_SECONDS = app.conf.beat_schedule["sweep"]["schedule"]
 
 
 def lengths() -> list[int]:
-    """How many tasks wait in the default queue and in the slow one."""
+    """How many tasks wait in the default queue, the slow one and the fast one."""
     with app.connection_for_write() as connection:
         client = connection.default_channel.client
         return [client.llen(name) for name in queue.queue_names()]
@@ -32,15 +32,15 @@ def forget_queued() -> None:
 
 
 @pytest.mark.django_db
-def test_slow_tasks_go_to_the_slow_queue_and_the_rest_to_the_default_one():
+def test_slow_tasks_go_to_the_slow_queue_expiries_to_the_fast_one_the_rest_to_the_default():
     forget_queued()
     try:
         queue.send_now(compute_par.name, 0, None)
         queue.send_now(refresh_player_stats.name, 0)
-        assert lengths() == [0, 2]
+        assert lengths() == [0, 2, 0]
         queue.send_now(expire_seats.name, [])
         queue.send_now(sweep.name)
-        assert lengths() == [2, 2]
+        assert lengths() == [1, 2, 1]
     finally:
         forget_queued()
 
@@ -83,16 +83,16 @@ def workers(transactional_db, celery_queue, tmp_path):
     """The site's two workers as processes, one task at a time each: the default queue's and
     the slow queue's, the latter searching the full par (many seconds a puzzle)."""
     forget_queued()
-    default, slow = queue.queue_names()
+    default, slow, fast = queue.queue_names()
     effort = {"PUZZLE_PAR_EFFORT": "1"}
     started = []
     try:
-        for name, consumed in (("default", default), ("slow", slow)):
+        for name, consumed in (("default", [default, fast]), ("slow", [slow])):
             started.append(
                 processes.celery(
                     "worker",
                     queue=celery_queue,
-                    queues=[consumed],
+                    queues=consumed,
                     extra=["--pool", "solo", "--hostname", f"{name}@%h"],
                     env=effort,
                     log=tmp_path / f"{name}.log",

@@ -61,6 +61,12 @@ SWEEP_SECONDS = Histogram(
     "Time the sweep took to find and send the due work.",
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
+EXPIRY_LATENESS = Histogram(
+    "nmbr9site_expiry_lateness_seconds",
+    "How long after its deadline a seat's fallback move was made, by pace (realtime, other).",
+    ["speed"],
+    buckets=(0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60, 300),
+)
 MAILS = Counter(
     "nmbr9site_mails", "E-mails, by kind and outcome (sent, failed).", ["kind", "outcome"]
 )

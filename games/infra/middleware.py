@@ -249,5 +249,6 @@ class ShowHidden:
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if isinstance(exc, Hidden):
-            return render(request, "games/hidden.html", {"reason": str(exc)}, status=403)
+            context = {"reason": str(exc), "back": exc.back}
+            return render(request, "games/hidden.html", context, status=403)
         return None

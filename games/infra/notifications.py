@@ -11,6 +11,11 @@ database and ``send_many`` settles them a batch at a time (``send_due``: one sea
 - a claim (``mail_at`` moved ``LEASE`` ahead) keeps two workers from sending the same e-mail,
   and an e-mail that fails to go out is tried again when the claim runs out.
 
+A duplicate tournament's reminder of a game not finished (``Entry.mail_at``, set by
+``tournaments.remind`` when the game's window is 80% used) goes out the same way
+(``send_reminders``): claimed first, and only if the entrant still has the game to finish
+before it closes and wants these e-mails.
+
 The e-mails about addresses (``send_address_mail``: the confirmation link, or a word to
 the owner of an address given again) and password resets go out at once, in their reader's
 language. Links point at ``settings.SITE_URL``.
@@ -32,8 +37,9 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games import notices
 from games.infra import metrics, queue
-from games.models import Match, Profile, Seat
+from games.models import Entry, Match, Profile, Seat, Tournament
 from games.services.features import addresses
 from games.services.match.prepared import column, field_of
 
@@ -184,6 +190,64 @@ def _send(seat: Seat, profile: Profile | None, mail: tuple[str, str], mailer) ->
         subject, body = mail
         message = EmailMessage(_(subject) % values, _(body) % values, None, [seat.player.email])
         mailer.send_messages([message])
+
+
+#: The reminder of a tournament's game not finished (subject, body), in English.
+GAME_CLOSES = (
+    gettext_noop("Game %(number)s of %(tournament)s closes soon"),
+    gettext_noop(
+        "Hello %(player)s,\n\ngame %(number)s of %(tournament)s closes at %(closes)s and "
+        "you have not finished it. Play it before then: a game not finished counts as it "
+        "stands, a game never begun counts 0.\n%(url)s\n\n"
+        "You can switch these e-mails off in your settings.\n"
+    ),
+)
+
+
+def due_entries(now: datetime | None = None, limit: int = 10_000) -> list[int]:
+    """Tournament entries with a reminder's e-mail due."""
+    now = now or timezone.now()
+    found = Entry.objects.filter(mail_at__lte=now).order_by("mail_at")
+    return list(found.values_list("id", flat=True)[:limit])
+
+
+def send_reminders(entry_ids: list[int], *, now: datetime | None = None) -> int:
+    """Settle the tournament reminders' e-mails due for these entries; how many went out.
+    One goes out if the entrant has an address, wants e-mails about their moves, and still
+    has the game to finish before it closes; each is claimed first (``mail_at`` moved
+    ``LEASE`` ahead), so that nobody sends it twice."""
+    now = now or timezone.now()
+    sent = 0
+    entries = Entry.objects.select_related("player", "tournament").filter(
+        pk__in=entry_ids, mail_at__lte=now
+    )
+    for entry in entries.order_by("mail_at", "pk"):
+        profile = Profile.objects.filter(player=entry.player).first()
+        deal = entry.tournament.deals.filter(number=entry.reminded, closes__gt=now).first()
+        wanted = bool(entry.player.email) and (profile is None or profile.email_on_move)
+        finished = Seat.objects.filter(
+            player=entry.player, match__puzzle=deal, match__status=Match.Status.FINISHED
+        ).exists()
+        running = entry.tournament.status == Tournament.Status.RUNNING
+        mine = Entry.objects.filter(pk=entry.pk, mail_at=entry.mail_at)
+        if not (wanted and running and deal is not None and deal.closes and not finished):
+            mine.update(mail_at=None)
+            continue
+        lease = now + LEASE
+        if not mine.update(mail_at=lease):
+            continue
+        language = profile.writing_language if profile is not None else ""
+        values = {
+            "number": deal.number,
+            "tournament": entry.tournament.name,
+            "closes": notices.Instant(deal.closes),
+            "url": settings.SITE_URL + entry.tournament.get_absolute_url(),
+        }
+        with metrics.sending_mail("reminder"):
+            _write(entry.player, GAME_CLOSES, entry.player.email, language, **values)
+        Entry.objects.filter(pk=entry.pk, mail_at=lease).update(mail_at=None)
+        sent += 1
+    return sent
 
 
 class _ResetForm(PasswordResetForm):

@@ -10,8 +10,10 @@ import the tasks module, which imports the services.
 
 Slow work (par searches, puzzle refills, player figures) goes to a queue of its own, which
 a worker of its own consumes: a deadline, a bot's move, a rating or a mail never waits behind
-it. No task is ever sent with an ETA or a countdown: a worker holding one when Redis goes
-away is killed by kombu's Redis transport, and the sweep times all work from the database.
+it. Expiries and the live tournaments' starts and rounds go to a fast queue of their own
+(``FAST_TASKS``), behind nothing else. No task is ever sent with an ETA or a countdown: a
+worker holding one when Redis goes away is killed by kombu's Redis transport, and the sweep
+times all work from the database.
 """
 
 import logging
@@ -41,18 +43,29 @@ SLOW_TASKS = frozenset(
 )
 
 
+#: The tasks a deadline or a live tournament's start waits for: they go to the fast queue,
+#: which a worker of its own consumes, so a real-time move's fallback never waits behind a
+#: bot's search.
+FAST_TASKS = frozenset(
+    {"games.tasks.expire_seats", "games.tasks.run_live", "games.tasks.run_live_swiss"}
+)
+
+
 def queue_names(default: str | None = None) -> list[str]:
     """The queues the site's workers consume: the default one (``CELERY_QUEUE``, or
-    ``default``), then the slow one."""
+    ``default``), then the slow one, then the fast one."""
     default = default or current_app.conf.task_default_queue
-    return [default, f"{default}-slow"]
+    return [default, f"{default}-slow", f"{default}-fast"]
 
 
 def route(name: str, args, kwargs, options, task=None, **rest) -> dict | None:
-    """Celery's router (``CELERY_TASK_ROUTES``): slow tasks to the slow queue, the rest to
-    the default one. Read when each task is sent, so a changed default queue carries over."""
+    """Celery's router (``CELERY_TASK_ROUTES``): slow tasks to the slow queue, expiries to
+    the fast one, the rest to the default one. Read when each task is sent, so a changed
+    default queue carries over."""
     if name in SLOW_TASKS:
         return {"queue": queue_names()[1]}
+    if name in FAST_TASKS:
+        return {"queue": queue_names()[2]}
     return None
 
 

@@ -8,10 +8,10 @@ so work sent twice is done once.
 
 from datetime import datetime, timedelta
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.models import Match, PlayerStats, Puzzle, Seat
+from games.models import Entry, Match, PlayerStats, Puzzle, Seat, Tournament
 
 #: A par computation asked for this long ago without a result is asked for again.
 PAR_LEASE = timedelta(minutes=10)
@@ -21,6 +21,12 @@ STATS_WINDOW = timedelta(days=2)
 #: Par searches asked for at once: the slow worker always has the next one waiting, and a
 #: refill of 90 puzzles does not fill the queue with 90 searches.
 PAR_IN_FLIGHT = 2
+#: The standings of a running tournament are worked out again by the sweeps this long after
+#: one of its games closed (an entrant who never began it then scores 0).
+RECENT_CLOSE = timedelta(minutes=5)
+#: An entrant who has not finished a game of a duplicate is reminded once this share of the
+#: game's window is left (80% of it used, as a move's reminder comes at 80% of its time).
+REMIND_LEFT = 5  # a fifth
 
 
 def timed_seats():
@@ -114,7 +120,7 @@ def claim_par(now: datetime | None = None) -> list[tuple[int, str]]:
     as keep ``PAR_IN_FLIGHT`` asked for at once: each is marked asked-for now and returned
     with that time as the token its task must show."""
     now = now or timezone.now()
-    without = Puzzle.objects.filter(par=None)
+    without = Puzzle.objects.filter(par=None, tournament=None)  # a tournament's: no par
     room = PAR_IN_FLIGHT - without.filter(par_queued__gte=now - PAR_LEASE).count()
     if room <= 0:
         return []
@@ -124,3 +130,62 @@ def claim_par(now: datetime | None = None) -> list[tuple[int, str]]:
         if Puzzle.objects.filter(pk=pk, par=None, par_queued=queued).update(par_queued=now):
             claimed.append((pk, now.isoformat()))
     return claimed
+
+
+def unfinished_games(now: datetime):
+    """The tournament games still being played whose window has closed."""
+    return Match.objects.filter(
+        kind=Match.Kind.DUPLICATE, status=Match.Status.ACTIVE, puzzle__closes__lte=now
+    )
+
+
+def deals_to_remind(now: datetime):
+    """The games (deals) of running duplicates in the last fifth of their window with an
+    entrant whose reminder of them is not settled (``Entry.reminded``). The fifth of each
+    window is worked out here, not in SQL: SQLite adds no fraction of a duration to a time."""
+    unsettled = Entry.objects.filter(
+        tournament=OuterRef("tournament"), reminded__lt=OuterRef("number")
+    )
+    open_deals = Puzzle.objects.filter(
+        tournament__status=Tournament.Status.RUNNING,
+        tournament__format=Tournament.Format.DUPLICATE,
+        tournament__window__isnull=False,
+        closes__gt=now,
+    ).filter(Exists(unsettled))
+    due = [
+        pk
+        for pk, closes, window in open_deals.values_list("pk", "closes", "tournament__window")
+        if closes is not None and closes <= now + window / REMIND_LEFT
+    ]
+    return Puzzle.objects.filter(pk__in=due)
+
+
+def tournament_work(now: datetime | None = None) -> dict[str, list[int]]:
+    """Tournaments to start, games of duplicates whose unfinished entrants to remind (80% of
+    the window used), tournament games to resign (their window closed), running duplicates
+    whose standings to work out again after a close, and those to finish; running swiss
+    tournaments with no table being played (``swiss``: a round to pair, or the last one
+    over)."""
+    now = now or timezone.now()
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    swiss = running.filter(format=Tournament.Format.SWISS).exclude(
+        Exists(
+            Match.objects.filter(
+                tournament=OuterRef("pk"),
+                status__in=[Match.Status.WAITING, Match.Status.ACTIVE],
+            )
+        )
+    )
+    # A live duplicate deals its games one after the other (``live_duplicate``).
+    running = running.filter(format=Tournament.Format.DUPLICATE, mode=Tournament.Mode.ASYNC)
+    upcoming = Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts__lte=now)
+    closed = running.filter(deals__closes__lte=now, deals__closes__gt=now - RECENT_CLOSE)
+    over = running.annotate(still=Count("deals", filter=Q(deals__closes__gt=now))).filter(still=0)
+    return {
+        "start": list(upcoming.order_by("starts").values_list("pk", flat=True)[:100]),
+        "remind": list(deals_to_remind(now).order_by("pk").values_list("pk", flat=True)[:100]),
+        "close": list(unfinished_games(now).order_by("pk").values_list("pk", flat=True)[:500]),
+        "standings": list(closed.order_by("pk").distinct().values_list("pk", flat=True)[:100]),
+        "finish": list(over.order_by("pk").values_list("pk", flat=True)[:100]),
+        "swiss": list(swiss.order_by("pk").values_list("pk", flat=True)[:100]),
+    }

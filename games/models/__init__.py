@@ -1,6 +1,7 @@
 """What is stored: matches (a solo game is a match with one seat), seats, moves, players,
 push notifications, players among themselves (follows, blocks, invitation links), what is said
-in matches; one module each (matches, players, pushes, social, chat).
+in matches, the pools of quick pairing, tournaments; one module each (matches, players,
+pushes, social, chat, pools, tournaments).
 
 A match is a game (``Match.game``, a slug of ``games.registry``) with its options and seed;
 its whole state follows from those and its moves, each the text its game writes, in order.
@@ -27,8 +28,10 @@ from games.models.players import (
     RatingChange,
     SoloBest,
 )
+from games.models.pools import PoolEntry
 from games.models.pushes import PushMessage, PushSubscription
 from games.models.social import Block, Follow, FollowNotice, InviteLink
+from games.models.tournaments import Entry, SwissRound, Tournament
 
 __all__ = [
     "Block",
@@ -37,6 +40,7 @@ __all__ = [
     "ChatMessage",
     "ChatMute",
     "DailyResult",
+    "Entry",
     "Follow",
     "FollowNotice",
     "Heartbeat",
@@ -46,6 +50,7 @@ __all__ = [
     "Move",
     "Notification",
     "PlayerStats",
+    "PoolEntry",
     "Profile",
     "PushMessage",
     "PushSubscription",
@@ -55,4 +60,6 @@ __all__ = [
     "Report",
     "Seat",
     "SoloBest",
+    "SwissRound",
+    "Tournament",
 ]

@@ -1,5 +1,5 @@
-"""What is said in matches and what is done about it: chat messages, the chats a player
-muted, staff bans from writing, and players' reports to the staff."""
+"""What is said in matches and tournaments and what is done about it: chat messages, the
+chats a player muted, staff bans from writing, and players' reports to the staff."""
 
 from django.conf import settings
 from django.db import models
@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models.matches import Match
+from games.models.tournaments import Tournament
 
 #: The longest message; the longest note a report may add.
 MESSAGE_LENGTH = 300
@@ -14,16 +15,23 @@ REPORT_LENGTH = 500
 
 
 class ChatMessage(models.Model):
-    """A message written in a match's chat, in one of its two rooms: the players' or the
-    spectators'. Kept with the match (its author's name follows the account: a closed
-    account's messages stay, under "closed account N"); a message the staff removed is
-    kept for them and shown to players as removed."""
+    """A message written in a match's chat, in one of its two rooms (the players' or the
+    spectators'), or in a tournament's (its entrants' room). Kept with the match or the
+    tournament (its author's name follows the account: a closed account's messages stay,
+    under "closed account N"); a message the staff removed is kept for them and shown to
+    players as removed."""
 
     class Room(models.TextChoices):
         PLAYERS = "players", _("Players")
         SPECTATORS = "spectators", _("Spectators")
+        ENTRANTS = "entrants", _("Entrants")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="chat_messages"
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="chat_messages"
+    )
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
     )
@@ -43,28 +51,51 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created", "id"]
-        indexes = [models.Index(fields=["match", "room", "created"], name="chat_room_order")]
+        indexes = [
+            models.Index(fields=["match", "room", "created"], name="chat_room_order"),
+            models.Index(
+                fields=["tournament", "created"],
+                condition=models.Q(tournament__isnull=False),
+                name="tournament_chat_order",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=True) ^ models.Q(tournament__isnull=True),
+                name="chat_of_a_match_or_a_tournament",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.author} in {self.match_id} ({self.room}): {self.text[:40]}"
+        where = self.match_id or f"tournament {self.tournament_id}"
+        return f"{self.author} in {where} ({self.room}): {self.text[:40]}"
 
 
 class ChatMute(models.Model):
-    """``player`` muted the chat of ``match``: it is not shown to them."""
+    """``player`` muted the chat of ``match`` (or of ``tournament``): it is not shown to
+    them."""
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
     )
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_mutes")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="chat_mutes"
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="chat_mutes"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["player", "match"], name="one_chat_mute_per_match")
+            models.UniqueConstraint(fields=["player", "match"], name="one_chat_mute_per_match"),
+            models.UniqueConstraint(
+                fields=["player", "tournament"], name="one_chat_mute_per_tournament"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} muted the chat of {self.match_id}"
+        return f"{self.player_id} muted the chat of {self.match_id or self.tournament_id}"
 
 
 class ChatBan(models.Model):

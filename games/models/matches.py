@@ -1,6 +1,8 @@
 """Matches (a solo game is a match with one seat), puzzles and their daily results, challenge
 offers, seats and moves."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -10,6 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from games import ratings
 from games.registry import default_game, puzzle_game
 
+#: The longest time per move of a real-time match (quick pairing's paces are 15 to 60 s).
+REALTIME = timedelta(minutes=2)
+
 
 class Match(models.Model):
     class Kind(models.TextChoices):
@@ -17,6 +22,7 @@ class Match(models.Model):
         MATCH = "match", _("Match")
         PUZZLE = "puzzle", _("Puzzle")
         CHALLENGE = "challenge", _("Challenge")
+        DUPLICATE = "duplicate", _("Tournament game")
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
@@ -42,6 +48,23 @@ class Match(models.Model):
         default=False, help_text="Only its players may look at it while it is played."
     )
     time_per_move = models.DurationField(null=True, blank=True)
+    rematch_of = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch",
+        help_text="The match its players agreed to play again in this one.",
+    )
+    tournament = models.ForeignKey(
+        "Tournament",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="tables",
+        help_text="A table of this swiss tournament, in round ``round``.",
+    )
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_matches"
     )
@@ -101,6 +124,21 @@ class Match(models.Model):
             puzzle = self.puzzle
             if puzzle is not None and puzzle.daily_on is not None:
                 return str(puzzle)
+        # A tournament's game is named as its page names it (lists read the puzzle and its
+        # tournament with it: ``puzzle__tournament``, and a swiss table's ``tournament``).
+        if self.kind == self.Kind.DUPLICATE and self.puzzle_id is not None:
+            puzzle = self.puzzle
+            if puzzle is not None and puzzle.tournament is not None:
+                return _("%(name)s: game %(number)s") % {
+                    "name": puzzle.tournament.name,
+                    "number": puzzle.number,
+                }
+        # A swiss table is named by its tournament's round (lists read ``tournament``).
+        if self.tournament_id is not None and self.tournament is not None:
+            return _("%(name)s, round %(number)s") % {
+                "name": self.tournament.name,
+                "number": self.round,
+            }
         # The kind in the active language (the label, not get_kind_display(), which builds a
         # mapping of every choice each time: lists of matches write dozens of these).
         return f"{self.Kind(self.kind).label} #{self.pk}"
@@ -117,14 +155,22 @@ class Match(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def realtime(self) -> bool:
+        """Played in one sitting: a time per move of at most ``REALTIME``."""
+        return self.time_per_move is not None and self.time_per_move <= REALTIME
+
+    @property
     def is_solo(self) -> bool:
-        """Played alone: a solo game or a puzzle."""
-        return self.kind in (self.Kind.SOLO, self.Kind.PUZZLE)
+        """Played alone: a solo game, a puzzle or a duplicate tournament's game."""
+        return self.kind in (self.Kind.SOLO, self.Kind.PUZZLE, self.Kind.DUPLICATE)
 
 
 class Puzzle(models.Model):
     """A fixed deal of a game that offers puzzles (``games.registry.puzzle_games``), from
-    ``seed``."""
+    ``seed``. A tournament's deal (``tournament``: game ``number``, open from ``opens`` to
+    ``closes``) is played with its own ``options``; it is never a daily, offered for a
+    challenge or searched for par. A live tournament's deal is shown a step at a time to all
+    its players at once (``dealt``, each step until ``due``: ``services.match.lockstep``)."""
 
     game = models.CharField(
         max_length=16, default=puzzle_game, help_text="The game's slug (the site's puzzle game)."
@@ -147,9 +193,31 @@ class Puzzle(models.Model):
         default=0, help_text="First attempts that moved the rating."
     )
     created = models.DateTimeField(auto_now_add=True)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="The options of its games (none: a puzzle's)."
+    )
+    tournament = models.ForeignKey(
+        "Tournament", on_delete=models.CASCADE, null=True, blank=True, related_name="deals"
+    )
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    opens = models.DateTimeField(null=True, blank=True)
+    closes = models.DateTimeField(null=True, blank=True, db_index=True)
+    dealt = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A live deal: how many of its steps have been shown to all its players.",
+    )
+    due = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="A live deal: when its step's time ends."
+    )
 
     class Meta:
         ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="one_deal_per_tournament_game"
+            ),
+        ]
 
     def __str__(self) -> str:
         """A daily puzzle is named by its day, in the reader's language; any other by its
@@ -157,6 +225,11 @@ class Puzzle(models.Model):
         if self.daily_on is not None:
             day = date_format(self.daily_on, "DATE_FORMAT")
             return _("Daily puzzle of %(day)s") % {"day": day}
+        if self.tournament_id is not None:
+            return _("Game %(number)s of %(tournament)s") % {
+                "number": self.number,
+                "tournament": self.tournament,
+            }
         return _("Puzzle #%(number)s") % {"number": self.pk}
 
     def get_absolute_url(self) -> str:
@@ -337,13 +410,21 @@ class Seat(models.Model):
 
 class Move(models.Model):
     """One move of a match: its number in the match (``ply``), who made it and its text in
-    the game's own notation (``games.contract.LEAVE`` when the player left)."""
+    the game's own notation (``games.contract.LEAVE`` when the player left); ``auto``: the
+    site made it for the player, ``timed_out``: as their time ran out (the match log says
+    so)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves")
     text = models.CharField(max_length=200)
-    auto = models.BooleanField(default=False, help_text="Made for the player: time ran out.")
+    auto = models.BooleanField(
+        default=False,
+        help_text="Made for the player: time ran out, or an answer given always.",
+    )
+    timed_out = models.BooleanField(
+        default=False, help_text="Made for the player as their time ran out (the fallback)."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -133,6 +133,7 @@ class Rating(models.Model):
         PUZZLE = "puzzle", _("Puzzle challenges")
         SOLVING = "solving", _("Puzzles")
         BOTS = "bots", _("Matches with bots")
+        LIVE = "live", _("Real-time matches")
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
@@ -208,6 +209,10 @@ class Notification(models.Model):
 
     #: Its words in the active language, once ``games.notices.say_all`` has said them.
     said = ""
+    #: The same for a page: escaped, a time in the reader's zone (``<time>``), once said.
+    shown = ""
+    #: Where it leads when it is about no match (a tournament's page), once said; "" if nowhere.
+    link = ""
 
     class Meta:
         ordering = ["-created", "-id"]

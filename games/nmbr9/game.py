@@ -380,6 +380,11 @@ class Game:
         """How many decisions ``player`` has made."""
         return self._seats[self._check_player(player)].decisions
 
+    def steps_taken(self, player: int) -> int:
+        """How many of the deal's steps (its cards, or its shows in "level to level")
+        ``player`` has gone through."""
+        return self._seats[self._check_player(player)].pos
+
     def active_players(self) -> tuple[int, ...]:
         """The players who have not resigned."""
         return tuple(p for p in range(self.players) if p not in self._resigned)
@@ -1168,13 +1173,20 @@ class Game:
         revealed = len(self._shows) if self._variant == "level_to_level" else self._total
         return max(0, min(step, (revealed or 1) - 1))
 
-    def view(self, viewer: int | None) -> GameView:
+    def view(self, viewer: int | None, dealt: int | None = None) -> GameView:
         """All that ``viewer`` may know (None: a spectator, who may know what every player
-        may know); see ``GameView``."""
+        may know); see ``GameView``. With ``dealt``, only the deal's first ``dealt`` steps
+        have been shown to anybody: a player who went through them waits, deciding nothing
+        and knowing nothing of the next (players of one deal in step, each in a game of
+        their own)."""
         if viewer is not None:
             viewer = self._check_player(viewer)
         over = self.is_over()
         seen = self._seen(viewer)
+        held = False
+        if dealt is not None and not over:
+            seen = min(seen, dealt)
+            held = viewer is not None and self._seats[viewer].pos >= dealt
         with_specials = bool(self.specials)
         displays = []
         for player in range(self.players):
@@ -1202,7 +1214,7 @@ class Game:
                 now = self._step_now()
                 if now is not None and now < seen:
                     cards = self._cards_of_step(now)
-            elif viewer is not None and self._available(viewer):
+            elif viewer is not None and self._available(viewer) and not held:
                 cards = self._cards_of_step(self._seats[viewer].pos)
         level_markers: tuple[tuple[int, int], ...] = ()
         pile = None
@@ -1226,7 +1238,7 @@ class Game:
                         action = "rejected" if rejected else "built"
                     round_cards.append((self._cards[index], action))
             own = {
-                "decision": None if viewer in self._resigned else self.decision(viewer),
+                "decision": None if viewer in self._resigned or held else self.decision(viewer),
                 "round_cards": tuple(round_cards),
                 "reserved": None if seat.reserve is None else seat.reserve.number,
                 "lost": tuple(seat.lost),

@@ -212,6 +212,16 @@ class Nmbr9Rules:
     def view(self, state: Game, player: int | None) -> GameView:
         return state.view(player)
 
+    # ----------------------------------------------------------------- in step
+
+    def steps_taken(self, state: Game, player: int) -> int:
+        """How many of the deal's steps (its cards) ``player`` has gone through."""
+        return state.steps_taken(player)
+
+    def view_dealt(self, state: Game, player: int | None, dealt: int) -> GameView:
+        """``view`` while only the deal's first ``dealt`` steps have been shown."""
+        return state.view(player, dealt)
+
     def draft(self, state: Game, player: int, text: str) -> tuple[GameView, IllegalMove | None]:
         """The view while ``player`` composes a turn (``Game.draft``); ``text`` is the turn's
         steps so far, "" for none."""

@@ -9,7 +9,8 @@ The match core (``games.services.match``): a match and the one way it changes.
 - ``bus``: the events a change records, handed to subscribers; ``subscribers``: all of the
   site's, in one place (notifications, e-mails, puzzle counts; live pages, ratings, bots);
 - ``versions``: what each reader of a match sees (versions), told live after a change;
-- ``matchview``: what views get of a match (data only), drafts and histories;
+- ``matchview``: what views get of a match (data only), drafts and histories, the moves
+  made as time ran out;
 - ``visibility``: who may see a match, and when a puzzle's order is still a secret;
 - ``commitments``: the kinds of move a player commits to before trying them;
 - ``lobby``: creating matches and filling their seats, solo games;
@@ -55,6 +56,7 @@ from games.services.match.finish import (
 )
 from games.services.match.kept import load
 from games.services.match.lobby import (
+    SPEEDS,
     TIME_CONTROLS,
     cancel,
     cancel_match,
@@ -64,10 +66,19 @@ from games.services.match.lobby import (
     join,
     play_again,
     same_settings,
+    speed_of,
     start_against_bot,
+    start_realtime,
     start_solo,
 )
-from games.services.match.matchview import MatchView, draft, history, solo_line, version
+from games.services.match.matchview import (
+    MatchView,
+    draft,
+    history,
+    solo_line,
+    timed_out,
+    version,
+)
 from games.services.match.play import (
     commit,
     extend,
@@ -87,6 +98,7 @@ from games.services.match.record import MoveRefused, Record
 
 __all__ = [
     "best_solo_game",
+    "SPEEDS",
     "TIME_CONTROLS",
     "MatchView",
     "MoveRefused",
@@ -122,7 +134,10 @@ __all__ = [
     "set_prefs",
     "solo_line",
     "start_against_bot",
+    "speed_of",
+    "start_realtime",
     "start_solo",
+    "timed_out",
     "touch",
     "version",
     "view_match",

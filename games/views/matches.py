@@ -5,7 +5,6 @@ import contextlib
 import json
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -29,8 +28,8 @@ from games.models import Match, Seat
 from games.registry import GAMES, default_game, find_game
 from games.services import MatchView, MoveRefused
 from games.services.features import chat_rooms, links, newcomers, puzzles, watching
-from games.services.match import bot_seats, versions, visibility
-from games.views import endings
+from games.services.match import bot_seats
+from games.views import endings, following
 from games.views.common import (
     bot_choices,
     guest_limit_page,
@@ -221,8 +220,7 @@ def match_view(request: SiteRequest, match_id: int) -> MatchView:
 
 
 def _seated(request: SiteRequest, match_id: int) -> None:
-    """404 unless the viewer plays in the match: a move or a choice is only ever a
-    player's, and a spectator's page has no form to make one."""
+    """404 unless the viewer plays in the match: only a player moves or chooses."""
     if not match_view(request, match_id).is_player:
         raise Http404("No game of yours has this number.")
 
@@ -250,6 +248,7 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         "learn_first": (lambda: newcomers.offers_tutorial(mv)) if tutorial else False,
         # Made only when shown: the partials of the play area have no chat.
         "chat": SimpleLazyObject(lambda: chat_rooms.messages(match, request.user, seats=mv.seats)),
+        **endings.in_tournament(match),
     }
     if mv.view is None:  # waiting for players, or called off
         context["free"] = match.players - len(mv.seats)
@@ -257,18 +256,13 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         token = links.token_for(match, request.user) if context["free"] else None
         if token:
             context["invite_link"] = request.build_absolute_uri(reverse("invitation", args=[token]))
-        return _follow(request, mv, context)
+        return following.follow(mv, context)
     adapter = web.adapter_for(match.game)
     if "preview" in query:  # a partial of the turn alone, or a whole page with the turn
         query = {**query, "preview": bool(request.htmx and query["preview"])}
     context.update(adapter.context(mv, **query))
     context["game_template"] = adapter.template
-    # A player follows the others while they owe no move; a spectator all along.
-    context["polling"] = match.status == Match.Status.ACTIVE and (
-        (mv.seat is not None and not match.is_solo and mv.seat.deadline is None)
-        or (not mv.is_player and visibility.watchable(match))
-    )
-    _follow(request, mv, context)
+    context.update(following.followed(request, mv))
     if not match.is_solo:
         # Made only when shown: a preview's partial has no log.
         context["log"] = SimpleLazyObject(lambda: adapter.log(mv))
@@ -278,26 +272,21 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         )
     if match.is_finished:
         context.update(endings.ending(request, mv, seat_shown))
-    return context
-
-
-def _follow(request: SiteRequest, mv: MatchView, context: dict) -> dict:
-    """A page follows its match live where the server streams (``live``: the stream's
-    address) whenever anything of the match may still change for its reader: the chat
-    listens there. A page that polls for the others' moves (``polling``) is fetched again
-    on each new version (``refresh``), and polls while the stream is away; one where the
-    player owes a move never is, not to change under their hands."""
-    # LIVE_STREAMS: a process of nmbr9site.asgi answers the streams' addresses
-    if settings.LIVE_STREAMS and versions.channel_for(mv) is not None:
-        context["live"] = reverse("live", args=[mv.match.pk])
-        context["refresh"] = context["polling"]
-    return context
+        # A player offered a rematch follows the others' answers.
+        context["polling"] = endings.awaits_answers(context)
+    return following.follow(mv, context)
 
 
 def _render_game(
-    request: SiteRequest, mv: MatchView, *, status: int = 200, error: str = "", **query
+    request: SiteRequest,
+    mv: MatchView,
+    *,
+    status: int = 200,
+    error: str = "",
+    extra: dict | None = None,
+    **query,
 ) -> HttpResponse:
-    context = _page_context(request, mv, error=error, **query)
+    context = {**_page_context(request, mv, error=error, **query), **(extra or {})}
     if not request.htmx:
         return render(request, "games/game.html", context, status=status)
     if mv.view is None:
@@ -313,15 +302,20 @@ def _render_game(
     return replace_url(response, mv.match.get_absolute_url())
 
 
-def game_page(request: SiteRequest, match_id: int, *, status: int = 200, **query) -> HttpResponse:
-    return _show(request, match_view(request, match_id), status=status, **query)
+def game_page(
+    request: SiteRequest, match_id: int, *, status: int = 200, extra: dict | None = None, **query
+) -> HttpResponse:
+    """The match's page (``extra``: more for its template)."""
+    return _show(request, match_view(request, match_id), status=status, extra=extra, **query)
 
 
-def _show(request: SiteRequest, mv: MatchView, *, status: int = 200, **query) -> HttpResponse:
+def _show(
+    request: SiteRequest, mv: MatchView, *, status: int = 200, extra: dict | None = None, **query
+) -> HttpResponse:
     """The page (or its partial) of a match the viewer has in front of them."""
     if status == 200 and not query.get("preview"):
         services.seen(mv.match, mv.seat)
-    return _render_game(request, mv, status=status, **query)
+    return _render_game(request, mv, status=status, extra=extra, **query)
 
 
 @require_GET

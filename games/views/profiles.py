@@ -16,7 +16,7 @@ from games import notices, ratings, services, web
 from games.http import AccountRequest, SiteRequest
 from games.models import Notification, PlayerStats, Rating, Seat
 from games.registry import GAMES, default_game, find_game, puzzle_game
-from games.services.features import boards, dashboard, puzzles, watching
+from games.services.features import boards, dashboard, live_duplicate, puzzles, watching
 from games.services.match import bot_seats
 from games.views.common import (
     asked_page,
@@ -45,6 +45,7 @@ def home(request: SiteRequest) -> HttpResponse:
         if entry.view is not None:
             entry.picture = web.adapter_for(entry.seat.match.game).glance(entry.view)
     context.update(board=board, start=board.daily and shown_start(board.daily))
+    context["running_games"] = live_duplicate.running_games(request.user)
     if request.htmx and request.GET.get("part") == "matches":
         return render(request, "games/home.html#matches", context)
     return render(request, "games/home.html", context)
@@ -117,7 +118,7 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     solving = held.pop((puzzle_game(), Rating.Pool.SOLVING), None)
     recent = (
         Seat.objects.filter(player=player, finished__isnull=False)
-        .select_related("match__puzzle")
+        .select_related("match__puzzle__tournament", "match__tournament")
         .order_by("-finished")[:20]
     )
     current = watching.current_games(player, request.user)

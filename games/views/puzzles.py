@@ -21,7 +21,7 @@ from games.views.matches import game_page
 
 @require_GET
 def puzzle_page(request: SiteRequest, puzzle_id: int) -> HttpResponse:
-    puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
+    puzzle = get_object_or_404(Puzzle, pk=puzzle_id, tournament=None)
     if puzzle.daily_on is not None and puzzle.daily_on > puzzles.today():
         raise Http404("This puzzle is not published yet.")
     context = {
@@ -34,7 +34,7 @@ def puzzle_page(request: SiteRequest, puzzle_id: int) -> HttpResponse:
 
 @require_POST
 def play_puzzle(request: SiteRequest, puzzle_id: int) -> HttpResponse:
-    puzzle = get_object_or_404(Puzzle, pk=puzzle_id)
+    puzzle = get_object_or_404(Puzzle, pk=puzzle_id, tournament=None)
     player, wait = accounts.playing(request)
     if player is None:
         return guest_limit_page(request, wait)

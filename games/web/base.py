@@ -78,11 +78,14 @@ class WrongMove(ValueError):
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One line of a match's log: when (in the game's own terms, "Round 3") and what, with
-    the move in the game's notation (shown on hover; "" for none)."""
+    the move in the game's notation (shown on hover; "" for none); ``timed_out``: the move
+    was made for the player as their time ran out (``services.timed_out``), which the log
+    says."""
 
     when: str
     text: str
     notation: str = ""
+    timed_out: bool = False
 
 
 @runtime_checkable
@@ -157,7 +160,8 @@ class WebAdapter(Protocol):
         """The game's "Learn to play" (None: it has none)."""
 
     def describe(self, options: dict[str, Any]) -> list[str]:
-        """The options of a match in a few words, for its heading and the lobby."""
+        """The options of a match in a few words, for its heading and the lobby (a
+        tournament's line gives them without ``pace``: a pace is said only when given)."""
 
     def read_query(self, query: QueryDict) -> dict[str, Any]:
         """What a GET asks for besides the page, as ``context``'s keywords (ValueError: a
@@ -172,7 +176,8 @@ class WebAdapter(Protocol):
         """The address of a preview, for the browser's history (None: keep the address)."""
 
     def log(self, mv: MatchView) -> list[LogEntry]:
-        """What happened, as far as the viewer may see it, newest first."""
+        """What happened, as far as the viewer may see it, newest first; the lines of a move
+        made as its player's time ran out (``services.timed_out``) say so (``timed_out``)."""
 
     def standing(self, mv: MatchView) -> str:
         """How far the match has got, in a few words, as far as the viewer may know it

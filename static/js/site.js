@@ -103,6 +103,8 @@ window.site = {
   get pressing() {
     return pressing;
   },
+  // The server's clock now (ms since the epoch), as the page's latest answer told it.
+  serverNow: () => serverNow(),
 };
 
 // A replay plays itself: the autoplay button steps forward every AUTOPLAY_MS until the end
@@ -148,9 +150,29 @@ document.addEventListener("htmx:historyRestore", setUpAutoplay);
 
 // Deadlines count down in the browser; without JavaScript they show the time left at load.
 // The words come from the page, in its language: data-up ("time is up") and data-units
-// ("d,h,m,s").
+// ("d,h,m,s"). They count in the server's time: each countdown brings the server's clock
+// (data-now, ms since the epoch) as it was drawn, and the difference from the browser's
+// clock is taken again with every part of the page that brings one (the attribute is then
+// dropped, so that a copy of the page kept for Back never brings an old time).
+let offset = 0;
+const serverNow = () => Date.now() + offset;
+function readServerTime(root) {
+  for (const el of root.querySelectorAll("[data-now]")) {
+    const now = Number(el.dataset.now);
+    if (Number.isFinite(now) && now > 0) offset = now - Date.now();
+    delete el.dataset.now;
+  }
+}
+
+// Under ten minutes the time left is "m:ss", a second shown until it has fully passed;
+// longer, in days, hours, minutes and seconds.
+const SHORT_MS = 10 * 60 * 1000;
 function formatLeft(ms, up, units) {
   if (ms <= 0) return up;
+  if (ms < SHORT_MS) {
+    const s = Math.ceil(ms / 1000);
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
   const [du, hu, mu, su] = units;
   const s = Math.floor(ms / 1000);
   const d = Math.floor(s / 86400);
@@ -162,19 +184,37 @@ function formatLeft(ms, up, units) {
   return `${m}${mu} ${sec}${su}`;
 }
 
+// Every second, four times a second while a countdown is in its last minute; under an hour
+// a countdown is urgent (a real-time one is not: data-quick); the last
+// LOW_MS are marked (countdown-low). The element is a timer, which screen readers do not
+// read out at each change.
+const LOW_MS = 5000;
+const QUICK_MS = 250;
+let ticking = null;
 function tick() {
+  clearTimeout(ticking);
+  let soonest = Infinity;
   for (const el of document.querySelectorAll("time[data-countdown]")) {
-    const left = new Date(el.getAttribute("datetime")) - Date.now();
+    const left = new Date(el.getAttribute("datetime")) - serverNow();
     const units = (el.dataset.units || "d,h,m,s").split(",");
-    el.textContent = formatLeft(left, el.dataset.up || "time is up", units);
-    el.classList.toggle("urgent", left < 3600 * 1000);
+    const text = formatLeft(left, el.dataset.up || "time is up", units);
+    if (el.textContent !== text) el.textContent = text;
+    // A real-time clock (data-quick) is marked in its last seconds alone, not all along.
+    el.classList.toggle("urgent", !el.hasAttribute("data-quick") && left < 3600 * 1000);
+    el.classList.toggle("countdown-low", left > 0 && left <= LOW_MS);
+    if (left > 0) soonest = Math.min(soonest, left);
   }
+  ticking = setTimeout(tick, soonest < 60 * 1000 ? QUICK_MS : 1000);
 }
 
+readServerTime(document);
 tick();
-setInterval(tick, 1000);
-// A part of the page brought by htmx counts down from the moment it is shown.
-document.addEventListener("htmx:afterSwap", tick);
+// A part of the page brought by htmx counts down from the moment it is shown, in the
+// server's time it brings.
+document.addEventListener("htmx:afterSwap", () => {
+  readServerTime(document);
+  tick();
+});
 
 // The tab title counts the matches waiting for the player's move: "(2) …". The home page's
 // list and the game page bring the count with every update (data-moves-owed).
@@ -196,7 +236,8 @@ document.addEventListener("visibilitychange", () => {
 
 // The server writes times in UTC; the browser shows them in its own time zone and language,
 // the UTC time on hover. data-local: "datetime", "date", "time" (the time of day, and the
-// day too unless it is today), or "title" (the text stays, the local time goes on hover).
+// day too unless it is today), "zoned" (the day and time with the zone's name: a time typed
+// in UTC and read in another zone), or "title" (the text stays, the local time on hover).
 function localTimes(root) {
   const language = document.documentElement.lang || undefined;
   for (const el of root.querySelectorAll("time[data-local]")) {
@@ -207,6 +248,10 @@ function localTimes(root) {
     let options = { dateStyle: "short", timeStyle: "short" };
     if (style === "date") options = { dateStyle: "short" };
     else if (style === "time" && today) options = { timeStyle: "short" };
+    else if (style === "zoned") {
+      options = { year: "numeric", month: "short", day: "numeric", hour: "2-digit",
+        minute: "2-digit", timeZoneName: "short" };
+    }
     const local = new Intl.DateTimeFormat(language, options).format(at);
     el.dataset.utc ??= el.title;
     if (style === "title") {
@@ -219,6 +264,11 @@ function localTimes(root) {
 }
 localTimes(document);
 document.addEventListener("htmx:afterSettle", (event) => localTimes(event.target));
+
+// Text a phone keeps folded (a tournament's rules) is open at once on a wide screen.
+if (window.matchMedia("(min-width: 641px)").matches) {
+  for (const details of document.querySelectorAll("details[data-open-wide]")) details.open = true;
+}
 
 // Forms offer only what goes with the choices made: a control with data-enabled-when
 // ({"field": ["value", ...]}) is enabled while every field named has one of those values,

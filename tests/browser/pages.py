@@ -178,3 +178,15 @@ def log_in_by_keyboard(session, username: str, names: dict[str, str]):
     page.keyboard.press("Enter")
     expect(page.get_by_role("link", name=username, exact=True).first).to_be_visible()
     return page
+
+
+def write_chat(page, text: str) -> None:
+    """Type ``text`` in the chat and send it with Enter; wait until the chat came back."""
+    page.locator("#chat-text").fill(text)
+    with page.expect_response(lambda r: "/chat/" in r.url and r.request.method == "POST"):
+        page.locator("#chat-text").press("Enter")
+    expect(page.locator("#chat-text")).to_have_value("")
+
+
+def chat_messages(page):
+    return page.locator("#chat .chat-message [data-text]")

@@ -9,23 +9,13 @@ from playwright.sync_api import expect
 from games.models import ChatBan, Report
 from games.services.features import chat_rooms
 from tests.browser.pages import answered, log_in
+from tests.browser.pages import chat_messages as messages_of
+from tests.browser.pages import write_chat as write
 from tests.factories import PASSWORD, make_match, play_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def write(page, text: str) -> None:
-    """Type ``text`` in the chat and send it with Enter; wait until the chat came back."""
-    page.locator("#chat-text").fill(text)
-    with page.expect_response(lambda r: "/chat/" in r.url and r.request.method == "POST"):
-        page.locator("#chat-text").press("Enter")
-    expect(page.locator("#chat-text")).to_have_value("")
-
-
-def messages_of(page):
-    return page.locator("#chat .chat-message [data-text]")
 
 
 def test_two_players_chat_live_and_find_it_in_the_replay(open_asgi_browser, alice, bob):

@@ -51,7 +51,7 @@ WORDS = {
         "round": "Reihum weitergeben",
         "draw": "Vom verdeckten Stapel ziehen",
         "take help": "Die Karte auf dem Ablagestapel kommt auf deine Hand.",
-        "offer pass help": "Du lässt die Karte liegen: Sie wird dem nächsten Spieler angeboten",
+        "offer pass help": "Du lässt die Karte liegen; sie wird dem nächsten Spieler angeboten",
         "round help": "Die anderen bekommen die Karte reihum angeboten",
         "piles": "Stapel",
         "discard pile": r"Ablagestapel (\d+|Joker), \w+, (Wert \d|\w+)",

@@ -44,6 +44,7 @@ def test_no_page_scrolls_sideways_on_a_phone(open_browser, alice, bob):
         "/lobby/",
         "/match/new/",
         "/solo/new/",
+        "/play/",
         "/notifications/",
         "/settings/",
         "/help/nmbr9/",

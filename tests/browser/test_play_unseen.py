@@ -52,7 +52,9 @@ WORDS = {
 
 
 def level_in(board: list[tuple[Placement, int]], placement: Placement) -> int:
-    return next(level for p, level in board if p == placement)
+    """The level of ``placement`` on ``board``: the highest, as the same tile placed at the
+    same spot again (a number comes twice) lies on the one placed before."""
+    return max(level for p, level in board if p == placement)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -79,3 +79,8 @@ def apart(matches: QuerySet[Match], player) -> QuerySet[Match]:
     return matches.exclude(seats__player__blocks__blocked=player).exclude(
         seats__player__blocked_by__blocker=player
     )
+
+
+def among(player_ids: list[int]) -> bool:
+    """Whether any of these players has blocked another of them (no rematch for them)."""
+    return Block.objects.filter(blocker_id__in=player_ids, blocked_id__in=player_ids).exists()

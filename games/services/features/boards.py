@@ -64,7 +64,7 @@ def boards() -> list[Board]:
     for slug, rules in GAMES.items():
         for pool in Rating.Pool.values:
             if (
-                pool == Rating.Pool.MATCH
+                pool in (Rating.Pool.MATCH, Rating.Pool.LIVE)
                 or (pool in (Rating.Pool.PUZZLE, Rating.Pool.SOLVING) and slug in puzzle_games())
                 or (pool == Rating.Pool.BOTS and bot_seats.plays(slug))
             ):

@@ -15,6 +15,8 @@ write (not visitors, guests or bots), never while the staff keeps them from it
 (``ChatBan``), and at most ``limits.CHAT_MESSAGES``. A message is plain text
 (``inputs.parse_text``), shown as text everywhere.
 
+A tournament has a chat too (``tournament_chat``), under the same rules of writing.
+
 Once a message is stored, the pages of its room's readers are told that there is something
 new (``{"event": "chat"}`` on their live channels: never the text, which each page fetches
 as its reader may read it), and nobody is notified otherwise.
@@ -26,8 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -36,7 +40,7 @@ from django.utils.translation import ngettext
 from games.contract import PaceRules
 from games.infra import limits
 from games.inputs import parse_text
-from games.models import ChatBan, ChatMessage, ChatMute, Match, Profile, Seat
+from games.models import ChatBan, ChatMessage, ChatMute, Match, Profile, Seat, Tournament
 from games.models.chat import MESSAGE_LENGTH
 from games.services.features.blocks import blocked_ids
 from games.services.match import bus, unit, visibility
@@ -85,14 +89,15 @@ class Room:
 
 @dataclass(frozen=True, slots=True)
 class Chat:
-    """What one reader gets of a match's chat.
+    """What one reader gets of a match's chat (or a tournament's: ``tournament``, with the
+    invitation ``key`` the reader came with, and ``match`` None).
 
     ``rooms``: the rooms they read, with the messages they may read (none while the chat is
     muted or chats are off); ``room``: the one they may write in now ("" for none), else
     ``closed`` says why not (or ``banned_until``: the staff keeps them from writing).
     """
 
-    match: Match
+    match: Match | None
     exists: bool
     rooms: tuple[Room, ...] = ()
     room: str = ""
@@ -101,11 +106,31 @@ class Chat:
     muted: bool = False
     off: bool = False
     member: bool = False  # an account: may mute the chat and report messages
+    tournament: Tournament | None = None
+    key: str = ""
+    ended: bool = False  # a tournament's chat: no message comes any more
 
     @property
     def live(self) -> bool:
         """Whether new messages may still come (the page looks for them)."""
-        return self.exists and not over(self.match) and not (self.muted or self.off)
+        ended = over(self.match) if self.match is not None else self.ended
+        return self.exists and not ended and not (self.muted or self.off)
+
+    @property
+    def url(self) -> str:
+        """Where the chat's messages are read and written."""
+        return self._address("chat", "tournament_chat")
+
+    @property
+    def mute_url(self) -> str:
+        return self._address("chat_mute", "tournament_chat_mute")
+
+    def _address(self, of_match: str, of_tournament: str) -> str:
+        if self.match is not None:
+            return reverse(of_match, args=[self.match.pk])
+        assert self.tournament is not None
+        url = reverse(of_tournament, args=[self.tournament.pk])
+        return f"{url}?{urlencode({'key': self.key})}" if self.key else url
 
 
 def has_chat(match: Match) -> bool:
@@ -132,7 +157,7 @@ def rooms_read(match: Match, seat: Seat | None) -> tuple[str, ...]:
     return (PLAYERS, SPECTATORS) if over(match) else (PLAYERS,)
 
 
-def _profile(user) -> Mapping[str, Any]:
+def profile_of(user) -> Mapping[str, Any]:
     """What the chat needs of a signed-in user's profile (guest, bot, show_chats)."""
     found = Profile.objects.filter(player=user).values("guest", "bot", "show_chats").first()
     return found or {"guest": False, "bot": "", "show_chats": True}
@@ -148,13 +173,9 @@ def writing(
         return "", _("This game has no chat.")
     if over(match):
         return "", _("The match is over: its chat is closed.")
-    if not user.is_authenticated:
-        return "", _("Log in to write in the chat.")
-    profile = profile or _profile(user)
-    if profile["bot"] or (seat is not None and seat.bot):
-        return "", _("Bots do not chat.")
-    if profile["guest"]:
-        return "", _("Create an account to write in the chat.")
+    refusal = writer_refusal(user, profile, bot=seat is not None and bool(seat.bot))
+    if refusal:
+        return "", refusal
     if seat is None:
         return SPECTATORS, ""
     if match.status == Match.Status.ACTIVE and own_pace(match):
@@ -163,6 +184,19 @@ def writing(
             "a player ahead could tell the others what is coming."
         )
     return PLAYERS, ""
+
+
+def writer_refusal(user, profile: Mapping[str, Any] | None = None, *, bot: bool = False) -> str:
+    """Why ``user`` may write in no chat ("" if they may, the staff's bans aside): only
+    accounts write, not visitors, guests or bots."""
+    if not user.is_authenticated:
+        return _("Log in to write in the chat.")
+    profile = profile or profile_of(user)
+    if profile["bot"] or bot:
+        return _("Bots do not chat.")
+    if profile["guest"]:
+        return _("Create an account to write in the chat.")
+    return ""
 
 
 def banned_until(user) -> datetime | None:
@@ -191,7 +225,7 @@ def messages(match: Match, reader, *, seats: list[Seat] | None = None) -> Chat:
         seats = list(Seat.objects.filter(match=match))
     seat = _seat_of(reader, seats)
     visibility.check_match_visible(reader, match, seat)
-    profile = _profile(reader) if reader.is_authenticated else None
+    profile = profile_of(reader) if reader.is_authenticated else None
     room, closed = writing(match, seat, reader, profile)
     banned = banned_until(reader) if room else None
     chat = Chat(
@@ -209,17 +243,17 @@ def messages(match: Match, reader, *, seats: list[Seat] | None = None) -> Chat:
             return replace(chat, off=off, muted=muted)
     hidden = blocked_ids(reader)
     rooms = tuple(
-        Room(name, _said(match, name, hidden, reader)) for name in rooms_read(match, seat)
+        Room(name, newest(ChatMessage.objects.filter(match=match, room=name), hidden, reader))
+        for name in rooms_read(match, seat)
     )
     return replace(chat, rooms=rooms)
 
 
-def _said(match: Match, room: str, hidden: set[int], reader) -> tuple[Said, ...]:
-    """The newest ``SHOWN`` messages of a room, oldest first, but those of ``hidden``
-    authors."""
+def newest(messages, hidden: set[int], reader) -> tuple[Said, ...]:
+    """The newest ``SHOWN`` of a room's ``messages`` (a match's or a tournament's), oldest
+    first, but those of ``hidden`` authors."""
     rows = (
-        ChatMessage.objects.filter(match=match, room=room)
-        .exclude(author_id__in=hidden)
+        messages.exclude(author_id__in=hidden)
         .select_related("author")
         .order_by("-created", "-id")[:SHOWN]
     )
@@ -242,6 +276,8 @@ def may_read(message: ChatMessage, reader) -> bool:
     """Whether ``reader`` may read ``message`` (muting aside): one of their rooms of a match
     they may look at, by an author they have not blocked."""
     match = message.match
+    if match is None:
+        return False  # a tournament's: ``tournament_chat.may_read``
     seat = _seat_of(reader, list(Seat.objects.filter(match=match)))
     try:
         visibility.check_match_visible(reader, match, seat)
@@ -264,6 +300,17 @@ def post(match_id: int, user, text: str) -> ChatMessage:
     room, closed = writing(match, seat, user)
     if closed:
         raise ChatRefused(closed)
+    text = checked_text(user, text)
+    with unit.change(match.pk, state=False) as change:
+        message = ChatMessage.objects.create(match=match, author=user, room=room, text=text)
+        said(change, room)
+    return message
+
+
+def checked_text(user, text: str) -> str:
+    """``text`` as a message that ``user`` (who may write in the chat) writes now: plain
+    text, counted by the rate limit; ChatRefused (TooFast over the limit) with the reason if
+    they may not write it: the staff keeps them from it, or it is no message."""
     banned = banned_until(user)
     if banned is not None:
         until = f"{date_format(timezone.localtime(banned, UTC), 'SHORT_DATETIME_FORMAT')} UTC"
@@ -282,10 +329,7 @@ def post(match_id: int, user, text: str) -> ChatMessage:
             )
             % {"wait": wait}
         )
-    with unit.change(match.pk, state=False) as change:
-        message = ChatMessage.objects.create(match=match, author=user, room=room, text=text)
-        said(change, room)
-    return message
+    return text
 
 
 def said(change: unit.Change, room: str) -> None:

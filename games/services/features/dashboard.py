@@ -12,9 +12,10 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from django.db.models import F
+from django.utils import timezone
 
 from games import ratings
-from games.models import DailyResult, Match, Puzzle, Rating, Seat
+from games.models import DailyResult, Match, Puzzle, Rating, Seat, Tournament
 from games.registry import find_game
 from games.services.features import puzzles
 from games.services.match.matchview import MatchView
@@ -71,6 +72,7 @@ class Dashboard:
     #: Their score of the day's puzzle, once it counts.
     daily_score: int | None
     daily_open: Seat | None
+    tournament_games: list[tuple[Puzzle, Match | None]]
 
 
 def _entries(seats: list[Seat]) -> list[Entry]:
@@ -88,7 +90,9 @@ def _entries(seats: list[Seat]) -> list[Entry]:
 
 def dashboard(player, seeks) -> Dashboard:
     """``player``'s home page; ``seeks``: the open matches they may join (the lobby's)."""
-    mine = Seat.objects.filter(player=player).select_related("match__puzzle")
+    mine = Seat.objects.filter(player=player).select_related(
+        "match__puzzle__tournament", "match__tournament"
+    )
     # Every game of theirs not over yet, in one query with the others' seats in a second.
     current = list(
         mine.filter(finished=None, match__status__in=[Match.Status.ACTIVE, Match.Status.WAITING])
@@ -135,7 +139,34 @@ def dashboard(player, seeks) -> Dashboard:
             (s for s in current if daily and s.match.daily and s.match.puzzle_id == daily.pk),
             None,
         ),
+        tournament_games=open_deals(player, current),
     )
+
+
+def open_deals(player, current: list[Seat]) -> list[tuple[Puzzle, Match | None]]:
+    """The games of the running tournaments at one's own pace that ``player`` entered and
+    may still play: each deal open now (with its tournament) and their game on it, begun
+    (among ``current``, their games not over) or not (None), soonest to close first."""
+    now = timezone.now()
+    # (a match of no deal is left out: a NULL in NOT IN would exclude every deal)
+    finished = Match.objects.filter(
+        seats__player=player, status=Match.Status.FINISHED, puzzle__isnull=False
+    )
+    deals = (
+        Puzzle.objects.filter(
+            tournament__status=Tournament.Status.RUNNING,
+            tournament__mode=Tournament.Mode.ASYNC,
+            tournament__format=Tournament.Format.DUPLICATE,
+            tournament__entries__player=player,
+            closes__gt=now,
+        )
+        .exclude(opens__gt=now)
+        .exclude(pk__in=finished.values("puzzle_id"))
+        .select_related("tournament")
+        .order_by("closes", "pk")
+    )
+    begun = {s.match.puzzle_id: s.match for s in current if s.match.kind == Match.Kind.DUPLICATE}
+    return [(deal, begun.get(deal.pk)) for deal in deals[:RECENT]]
 
 
 def _finished_today(daily: Puzzle | None) -> int:

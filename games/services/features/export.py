@@ -122,6 +122,7 @@ def _chats(user: User) -> dict:
         "chat_messages": [
             {
                 "match": m.match_id,
+                "tournament": m.tournament_id,
                 "room": m.room,
                 "text": m.text,
                 "at": _when(m.created),
@@ -130,9 +131,14 @@ def _chats(user: User) -> dict:
             for m in ChatMessage.objects.filter(author=user).order_by("created", "id")
         ],
         "muted_chats": list(
-            ChatMute.objects.filter(player=user)
+            ChatMute.objects.filter(player=user, match__isnull=False)
             .order_by("match_id")
             .values_list("match_id", flat=True)
+        ),
+        "muted_tournament_chats": list(
+            ChatMute.objects.filter(player=user, tournament__isnull=False)
+            .order_by("tournament_id")
+            .values_list("tournament_id", flat=True)
         ),
         "reports_sent": [
             {

@@ -154,7 +154,7 @@ def following(reader, players=None) -> list[Followed]:
         .filter(visibility.watchable_where("match__") | Exists(readers))
         .annotate(place=Window(RowNumber(), partition_by=[F("player_id")], order_by=latest_first))
         .filter(place__lte=PLAYING_SHOWN)
-        .select_related("match__puzzle")
+        .select_related("match__puzzle__tournament", "match__tournament")
         .order_by(*latest_first)
     )
     by_player: dict[int, list[Match]] = defaultdict(list)

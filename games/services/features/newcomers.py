@@ -9,10 +9,13 @@ from games.services.match.matchview import MatchView
 
 def offers_tutorial(mv: MatchView) -> bool:
     """Whether the page of ``mv`` offers its player the game's tutorial first: a game against
-    a bot under way, the player's first of this game (they have no other match of it), in
-    which they have made no move yet."""
+    a bot under way with no clock running (a real-time one would not wait), the player's
+    first of this game (they have no other match of it), in which they have made no move
+    yet."""
     seat, match = mv.seat, mv.match
     if seat is None or match.status != Match.Status.ACTIVE or match.kind != Match.Kind.MATCH:
+        return False
+    if match.time_per_move is not None:
         return False
     if not any(s.bot for s in mv.seats):
         return False

@@ -18,6 +18,9 @@ of their own notification, the match's name and address. Which pushes:
   sent);
 - the 80% alarm (``ALARM``), always;
 - invitations to a match or a challenge (``INVITE``), and results (``RESULT``);
+- of a tournament (opening its page, not a match's): its start (``MOVE``: the games are
+  open, or a live one's first game begins), the results (``RESULT``), and a game about
+  to close unfinished (``ALARM``);
 
 each only to a player who has that kind switched on (``Profile.push_<kind>``).
 """
@@ -41,7 +44,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
 from games.infra import queue
-from games.models import Match, Profile, PushMessage, PushSubscription
+from games.models import Match, Profile, PushMessage, PushSubscription, Tournament
 from games.models.pushes import ENDPOINT_LENGTH
 
 MOVE, ALARM, INVITE, RESULT = "move", "alarm", "invite", "result"
@@ -67,10 +70,11 @@ def enabled() -> bool:
     return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
 
 
-def write(pending: list[tuple[int, Match, str, str, dict[str, Any]]]) -> None:
-    """Write the pushes of a change, each (player id, match, kind, text, params): ``text``
-    the English words of the player's notification (marked with ``gettext_noop``), written
-    in the player's language with ``params``. Their sending is asked for after commit."""
+def write(pending: list[tuple[int, Match | Tournament, str, str, dict[str, Any]]]) -> None:
+    """Write the pushes of a change, each (player id, match or tournament, kind, text,
+    params): ``text`` the English words of the player's notification (marked with
+    ``gettext_noop``), written in the player's language with ``params``; a click opens the
+    match's page, or the tournament's. Their sending is asked for after commit."""
     if not pending or not enabled():
         return
     devices: dict[int, list[int]] = defaultdict(list)
@@ -85,14 +89,15 @@ def write(pending: list[tuple[int, Match, str, str, dict[str, Any]]]) -> None:
     now = timezone.now()
     recent = _recent_moves(pending, devices, now)
     rows = []
-    for player_id, match, kind, text, params in pending:
+    for player_id, about, kind, text, params in pending:
         profile = profiles.get(player_id)
         if player_id not in devices or (profile and not getattr(profile, f"push_{kind}")):
             continue
-        if kind == MOVE and (player_id, match.pk) in recent:
+        match = about if isinstance(about, Match) else None
+        if kind == MOVE and match is not None and (player_id, match.pk) in recent:
             continue
         language = (profile.writing_language if profile else "") or settings.LANGUAGE_CODE
-        payload = _payload(match, kind, text, params, language)
+        payload = _payload(about, kind, text, params, language)
         rows += [
             PushMessage(device_id=device, match=match, kind=kind, payload=payload, send_at=now)
             for device in devices[player_id]
@@ -105,7 +110,11 @@ def write(pending: list[tuple[int, Match, str, str, dict[str, Any]]]) -> None:
 def _recent_moves(pending, devices, now) -> set[tuple[int, int]]:
     """(player id, match id) of the "your move" pushes written for the pending ones' players
     and matches within ``MOVE_EVERY`` (sent, or still to send)."""
-    matches = {match.pk for player_id, match, kind, *_rest in pending if kind == MOVE}
+    matches = {
+        about.pk
+        for _player, about, kind, *_rest in pending
+        if kind == MOVE and isinstance(about, Match)
+    }
     if not matches:
         return set()
     return set(
@@ -118,10 +127,10 @@ def _recent_moves(pending, devices, now) -> set[tuple[int, int]]:
     )
 
 
-def _payload(match: Match, kind: str, text: str, params: dict, language: str) -> dict:
+def _payload(about: Match | Tournament, kind: str, text: str, params: dict, language: str) -> dict:
     """What the device shows, in ``language``: the kind's title, the notification's words,
-    and the match's address, opened by a click (``tag``: a newer push of the same kind about
-    the same match replaces this one on the device)."""
+    and the address of the match (or tournament), opened by a click (``tag``: a newer push of
+    the same kind about the same match or tournament replaces this one on the device)."""
     with translation.override(language):
         body = gettext(text)
         if params:
@@ -129,8 +138,8 @@ def _payload(match: Match, kind: str, text: str, params: dict, language: str) ->
         return {
             "title": gettext(TITLES[kind]),
             "body": body,
-            "url": settings.SITE_URL + match.get_absolute_url(),
-            "tag": f"{kind}-{match.pk}",
+            "url": settings.SITE_URL + about.get_absolute_url(),
+            "tag": f"{kind}-{about.pk}" if isinstance(about, Match) else f"{kind}-t{about.pk}",
         }
 
 

@@ -132,7 +132,8 @@ def recompute_par(
     with the moves that reach it;
     ``progress(done, total)`` after each. Returns how many pars changed."""
     effort = settings.PUZZLE_PAR_EFFORT if effort is None else effort
-    ids = list(Puzzle.objects.order_by("pk").values_list("pk", "game", "seed", "par"))
+    puzzles = Puzzle.objects.filter(tournament=None).order_by("pk")
+    ids = list(puzzles.values_list("pk", "game", "seed", "par"))
     changed = 0
     for done, (pk, game, seed, old) in enumerate(ids, start=1):
         score, line = puzzle_rules(game).puzzle_par_line(seed, effort)
@@ -165,7 +166,7 @@ def unused_puzzles():
     their order is known to nobody, so they may become a daily or be offered for a challenge."""
     offered = visibility.open_offers()
     return Puzzle.objects.filter(
-        game=puzzle_game(), daily_on=None, attempts=0, matches=None
+        game=puzzle_game(), daily_on=None, attempts=0, matches=None, tournament=None
     ).exclude(Q(pk__in=offered.values("first_id")) | Q(pk__in=offered.values("second_id")))
 
 

@@ -43,7 +43,7 @@ def current_games(player, viewer) -> list[Seat]:
         # finished=None: the index of unfinished seats, not every seat the player ever had
         Seat.objects.filter(player=player, finished=None, match__status=Match.Status.ACTIVE)
         .exclude(state__in=[Seat.State.RESIGNED, Seat.State.DROPPED])
-        .select_related("match__puzzle")
+        .select_related("match__puzzle__tournament", "match__tournament")
         .order_by("-match__started", "-match_id")
     )
     if not (viewer.is_authenticated and viewer.pk == player.pk):

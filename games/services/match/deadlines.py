@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from games.contract import LEAVE, IllegalMove, Outcome, StandingRules
+from games.infra import metrics
 from games.models import Match, Seat
 from games.services.match import bot_seats, bus, finish, unit
 from games.services.match.commitments import auto_move
@@ -101,13 +102,14 @@ def _automatic_moves(change: unit.Change) -> None:
             if seat.state != Seat.State.PLAYING or seat.index not in to_move:
                 continue
             move = None
-            if seat.overdue and seat.turn == rules.turn(record.state, seat.index):
+            timed_out = seat.overdue and seat.turn == rules.turn(record.state, seat.index)
+            if timed_out:
                 move = auto_move(record, seat)
             elif standing is not None and seat.prefs:
                 move = standing(record.state, seat.index, seat.prefs)
             if move is not None:
                 record.state = rules.apply(record.state, seat.index, move)
-                change.move(seat, str(move), auto=True)
+                change.move(seat, str(move), auto=True, timed_out=timed_out)
                 break
         else:
             return
@@ -127,13 +129,17 @@ def _deadlines(change: unit.Change, now: datetime, moved: Seat | None, per_move:
             continue  # the same decision goes on
         timed_out = seat.overdue
         due = rules.due(state, seat.index)
-        length = max(per_move * due.share, timedelta(seconds=due.minimum_seconds))
+        # A game's least time for a decision never exceeds a whole move's time: a real-time
+        # match's offer of a discard takes seconds, not the ten minutes it has by post.
+        least = min(timedelta(seconds=due.minimum_seconds), per_move)
+        length = max(per_move * due.share, least)
         deadline = now + length
         seat.deadline = deadline
         seat.turn = turn
         seat.strike = due.strike
         seat.overdue = False
-        seat.remind_at = deadline - length * (1 - REMIND_AT)
+        # A player at a real-time match is in front of it: no reminder.
+        seat.remind_at = None if match.realtime else deadline - length * (1 - REMIND_AT)
         seat.reminded = False
         change.emit(bus.TurnStarted(match, seat, deadline, seat is moved, timed_out))
 
@@ -213,10 +219,13 @@ def _expire_seat(change: unit.Change, seat: Seat, now: datetime) -> bool:
     ):
         move = auto_move(record, seat)
         record.state = rules.apply(record.state, seat.index, move)
-        change.move(seat, str(move), auto=True)
+        change.move(seat, str(move), timed_out=True)
         made += 1
         if made > AUTOMATIC_LIMIT:
             raise RuntimeError(f"match {record.match.pk}: the fallback never ends the decision")
+    metrics.EXPIRY_LATENESS.labels(speed="realtime" if record.match.realtime else "other").observe(
+        max(0.0, (timezone.now() - seat.deadline).total_seconds())
+    )
     seat.deadline = None
     seat.overdue = True
     if made:
@@ -238,10 +247,36 @@ def _second_strike(change: unit.Change, seat: Seat) -> str:
         record.state = record.rules.leave(record.state, seat.index)
     except IllegalMove:
         return "stands"
+    _drop(change, seat)
+    _abandoned(change)
+    return "dropped"
+
+
+def _drop(change: unit.Change, seat: Seat) -> None:
     change.move(seat, LEAVE)
     seat.state = Seat.State.DROPPED
-    change.emit(bus.PlayerLeft(record.match, seat, False, seat.player.username))
-    return "dropped"
+    change.emit(bus.PlayerLeft(change.record.match, seat, False, seat.player.username))
+
+
+def _abandoned(change: unit.Change) -> None:
+    """A player was just dropped for missing their moves: if every player still in the match
+    missed their last decision too, nobody is there to win it. They are all dropped with it
+    and the match is not rated (docs/rules.md, "Everybody gone")."""
+    record = change.record
+    if record.match.kind != Match.Kind.MATCH:
+        return
+    absent = [seat for seat in record.seats if seat.state == Seat.State.PLAYING]
+    if not absent or any(seat.strikes == 0 or seat.bot for seat in absent):
+        return
+    for seat in absent:
+        try:
+            record.state = record.rules.leave(record.state, seat.index)
+        except IllegalMove:
+            continue  # they have made all their moves: their score stands
+        _drop(change, seat)
+    if record.match.rated:
+        record.match.rated = False
+        change.save_match("rated")
 
 
 def remind(seat_id: int, *, now: datetime | None = None) -> bool:

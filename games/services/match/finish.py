@@ -132,12 +132,14 @@ def rate_match(match_id: int) -> bool:
         ).update(rated_at=timezone.now())
         if not claimed:
             return False
-        match = Match.objects.only("kind", "game").get(pk=match_id)
+        match = Match.objects.only("kind", "game", "time_per_move").get(pk=match_id)
         seats = list(Seat.objects.filter(match_id=match_id).order_by("player_id"))
         if any(seat.bot for seat in seats):
             pool = Rating.Pool.BOTS  # bots never move players' other ratings
         elif match.kind == Match.Kind.CHALLENGE:
             pool = Rating.Pool.PUZZLE
+        elif match.realtime:
+            pool = Rating.Pool.LIVE  # time pressure is a skill of its own
         else:
             pool = Rating.Pool.MATCH
         for seat in seats:

@@ -64,7 +64,9 @@ def _remember(match_id: int, stamp: int, ply: int, made: Sequence[int], state: A
         _cache[(match_id, stamp)] = (ply, tuple(made), state)
         _cache.move_to_end((match_id, stamp))
         while len(_cache) > CACHE:
-            _cache.popitem(last=False)
+            (gone, gone_stamp), _ = _cache.popitem(last=False)
+            if _newest.get(gone) == gone_stamp:
+                del _newest[gone]  # a read asks for its state's bytes again, with the rest
         _newest[match_id] = stamp
         _newest.move_to_end(match_id)
         while len(_newest) > CACHE:

@@ -35,6 +35,13 @@ TIME_CONTROLS = {
     "3d": timedelta(days=3),
     "7d": timedelta(days=7),
 }
+#: Real-time paces (quick pairing, ``services.features.pools``): a match of one of these is
+#: played in one sitting, and is never offered in the lobby, reminded of or mailed about.
+SPEEDS = {
+    "15s": timedelta(seconds=15),
+    "30s": timedelta(seconds=30),
+    "60s": timedelta(seconds=60),
+}
 #: Random bytes of an invitation link's token.
 LINK_BYTES = 24
 
@@ -139,10 +146,12 @@ def start_solo(
     puzzle=None,
     daily: bool = False,
 ) -> Match:
-    """A game for one player, started at once (a solo game, or an attempt at a puzzle)."""
+    """A game for one player, started at once (a solo game, an attempt at a puzzle, or a
+    tournament's game on its deal, with the deal's options)."""
     game = game or default_game()
     if puzzle is not None:
-        game, options, seed = puzzle.game, puzzle_rules(puzzle.game).puzzle_options, puzzle.seed
+        options = puzzle.options or puzzle_rules(puzzle.game).puzzle_options
+        game, seed = puzzle.game, puzzle.seed
     match = Match.objects.create(
         kind=kind,
         game=game,
@@ -310,6 +319,82 @@ def start_against_bot(
         with unit.change(match.pk) as change:
             _start(change)
     return change.match
+
+
+def start_realtime(
+    players: Sequence[User],
+    *,
+    game: str,
+    speed: str,
+    rated: bool = True,
+    options: Mapping[str, Any] | None = None,
+    rematch_of: Match | None = None,
+) -> Match:
+    """A real-time match of ``players`` (people, in a random order of seats) at ``speed``
+    (``SPEEDS``), started at once, with the game's default options (a game whose players
+    move together does so by default: docs/rules.md, "Real-time matches"). Casual if a guest
+    or a bot is among them (a bot account takes a bot's seat: it moves as bots do, with no
+    deadline). Others may watch it."""
+    if speed not in SPEEDS:
+        raise MoveRefused(_("Choose a time per move."))
+    return start_seated(
+        players, game=game, pace=speed, rated=rated, options=options, rematch_of=rematch_of
+    )
+
+
+def start_seated(
+    players: Sequence[User],
+    *,
+    game: str,
+    pace: str,
+    rated: bool,
+    options: Mapping[str, Any] | None = None,
+    rematch_of: Match | None = None,
+    tournament=None,
+    round: int | None = None,
+) -> Match:
+    """A match of ``players`` in a random order of seats, every seat taken and started at
+    once, at ``pace``: a real-time speed (``SPEEDS``) or a time control (``TIME_CONTROLS``);
+    with ``tournament``, a table of its ``round``. Casual if a guest or a bot is among
+    them."""
+    time_per_move = SPEEDS.get(pace) or TIME_CONTROLS.get(pace)
+    if time_per_move is None:
+        raise MoveRefused(_("Choose a time per move."))
+    rules = find_game(game)
+    if not (max(2, rules.players.start) <= len(players) < rules.players.stop):
+        raise MoveRefused(
+            _("%(game)s is not played by %(count)s players.")
+            % {"game": rules.name, "count": len(players)}
+        )
+    order = list(players)
+    secrets.SystemRandom().shuffle(order)
+    bots = {user.pk: bot_seats.strength_of(user) for user in order}
+    guests = Profile.objects.filter(player__in=order, guest=True).exists()
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=Match.Kind.MATCH,
+            game=game,
+            options=game_options(game, len(order), options or {}),
+            status=Match.Status.WAITING,
+            seed=new_seed(),
+            players=len(order),
+            rated=rated and not guests and not any(bots.values()),
+            time_per_move=time_per_move,
+            created_by=next((user for user in order if not bots[user.pk]), order[0]),
+            rematch_of=rematch_of,
+            tournament=tournament,
+            round=round,
+        )
+        for index, user in enumerate(order):
+            Seat.objects.create(match=match, player=user, index=index, bot=bots[user.pk])
+        with unit.change(match.pk) as change:
+            _start(change)
+    return change.match
+
+
+def speed_of(match: Match) -> str | None:
+    """The real-time speed a match is played at (``SPEEDS``), None for any other."""
+    return next((name for name, time in SPEEDS.items() if time == match.time_per_move), None)
 
 
 def join(match_id: int, player, *, by_link: bool = False) -> Match:

@@ -4,26 +4,54 @@ A ``MatchView`` holds what one user may see of a match, worked out when it is ma
 game's view, their commitments, whether they may draft. It holds no rules, no state and
 nothing that reaches either. What a page asks beyond that (the view while a move is drafted,
 how a finished match went) it asks of the functions here, which take the MatchView: ``draft``
-(from the match's kept state), ``history`` and ``solo_line`` (which step through moves).
+(from the match's kept state), ``history`` and ``solo_line`` (which step through moves), and
+``timed_out`` (the moves made as a player's time ran out, which the match log marks).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils.translation import gettext
 
 from games.contract import DraftRules, IllegalMove
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 from games.services.match.commitments import MUST_COMMIT, commitment_of, offered_commitments
 from games.services.match.kept import cached_state, load
+from games.services.match.lockstep import InStep
 from games.services.match.record import Record, moves_of, rules_of, set_up
 
 #: The audience of everybody who is not seated in a match (``services.match.versions``).
 WATCH = "watch"
+#: The choice (``Seat.prefs``) of a player who accepted a rematch of a finished match
+#: (``services.features.rematch``): every player's page shows who did.
+REMATCH = "rematch"
+#: The choice (``Seat.prefs``) of a player who declined the rematch: the offer ended for all.
+REMATCH_DECLINED = "rematch_declined"
+#: How long after its end a real-time match between people offers its rematch.
+REMATCH_WINDOW = timedelta(minutes=10)
+
+
+def rematch_offered(match: Match, seats: Sequence[Seat], now: datetime) -> bool:
+    """Whether ``match`` is a finished real-time match between people, over less than
+    ``REMATCH_WINDOW`` ago and no table of a tournament: its players' pages follow the
+    answers to its rematch offer (no query)."""
+    return (
+        match.kind == Match.Kind.MATCH
+        and match.status == Match.Status.FINISHED
+        and match.puzzle_id is None
+        and match.tournament_id is None
+        and match.realtime
+        and len(seats) >= 2
+        and not any(s.bot for s in seats)
+        and match.finished is not None
+        and now - match.finished < REMATCH_WINDOW
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +78,7 @@ class MatchView:
     may_commit: tuple[str, ...] = ()
     drafts: bool = False
     position: int = 0  # opaque: the kept state the view is of (``Record.stamp``)
+    owes: bool = False  # the reader owes a decision now
     known_version: str = ""  # ``version``, when the match's kept state says it
 
     @property
@@ -87,8 +116,11 @@ def view_of(record: Record, seat: Seat | None) -> MatchView:
         commitment=commitment,
         may_commit=may_commit,
         drafts=owing and isinstance(rules, DraftRules),
+        owes=owing,
         position=(record.stamp or 0) if owing else 0,
-        known_version=_known_version(record, seat),
+        # The version kept with the state of a game held in step is not what its reader
+        # sees once the next step is dealt (no change of the match): worked out afresh.
+        known_version="" if isinstance(rules, InStep) else _known_version(record, seat),
     )
 
 
@@ -118,7 +150,14 @@ def version(mv: MatchView) -> str:
         return mv.known_version
     seen = [(s.state, s.total_strikes) for s in mv.seats]
     game = mv.view.to_dict() if mv.view is not None else None
-    text = json.dumps([mv.match.status, seen, game, mv.commitment], sort_keys=True, default=str)
+    parts = [mv.match.status, seen, game, mv.commitment]
+    rematch = [s.index for s in mv.seats if s.prefs.get(REMATCH)]
+    declined = [s.index for s in mv.seats if s.prefs.get(REMATCH_DECLINED)]
+    if rematch or declined:  # the answers to a rematch (none: the version it had before)
+        parts.append(rematch)
+    if declined:
+        parts.append(declined)
+    text = json.dumps(parts, sort_keys=True, default=str)
     digest = hashlib.sha256(text.encode()).hexdigest()
     return f"{mv.match.status}-{digest[:16]}"
 
@@ -175,3 +214,21 @@ def solo_line(mv: MatchView, line: list[str]) -> list[Any]:
         state = rules.apply(state, 0, rules.parse_move(text))
         views.append(rules.view(state, 0))
     return views
+
+
+def timed_out(mv: MatchView) -> dict[int, frozenset[int]]:
+    """The moves made for the players as their time ran out (``Move.timed_out``), by seat
+    index: the numbers of those moves among the seat's own moves, the first being 1, which a
+    game's log counts as it says each player's moves. For every reader alike: a log marks
+    only the moves it shows. One query, and a second when there are such moves."""
+    moves = Move.objects.filter(match_id=mv.match.pk)
+    if not moves.filter(timed_out=True).exists():
+        return {}
+    index = {seat.pk: seat.index for seat in mv.seats}
+    made: dict[int, int] = {}
+    found: dict[int, set[int]] = {}
+    for seat_id, fallback in moves.order_by("ply").values_list("seat_id", "timed_out"):
+        number = made[seat_id] = made.get(seat_id, 0) + 1
+        if fallback:
+            found.setdefault(index[seat_id], set()).add(number)
+    return {seat: frozenset(numbers) for seat, numbers in found.items()}

@@ -100,8 +100,12 @@ def game_of(match_id: int) -> str:
     return Match.objects.values_list("game", flat=True).get(pk=match_id)
 
 
+# A tournament's game names its tournament on its page (a swiss table's, a duplicate's deal's).
 _seats_with_match = Prepared(
-    Seat, "match_id", related=("match__puzzle", "player"), order_by=("index",)
+    Seat,
+    "match_id",
+    related=("match__puzzle__tournament", "match__tournament", "player"),
+    order_by=("index",),
 )
 
 
@@ -290,6 +294,8 @@ def extend(match_id: int, user) -> datetime:
 
 
 def _extend(change: unit.Change, seat: Seat) -> None:
+    if change.match.realtime:
+        raise MoveRefused(_("A real-time match has no extensions."))
     if seat.extensions_left == 0:
         raise MoveRefused(_("You have used all your extensions in this match."))
     deadline, per_move = seat.deadline, change.match.time_per_move

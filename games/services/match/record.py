@@ -19,6 +19,7 @@ from django.db import connection
 from games.contract import LEAVE, Rules
 from games.models import Match, Move, Seat
 from games.registry import find_game
+from games.services.match import lockstep
 from games.services.match.prepared import Prepared, column
 
 
@@ -33,7 +34,12 @@ class MoveRefused(ValueError):
 
 
 def rules_of(match: Match) -> Rules:
-    return find_game(match.game)
+    """The match's game's rules; for a game on a live deal, held at the steps dealt
+    (``lockstep``)."""
+    rules = find_game(match.game)
+    if lockstep.in_step(match) and match.puzzle is not None:
+        return lockstep.held_at(rules, match.puzzle.dealt)
+    return rules
 
 
 def options_of(match: Match):

@@ -10,7 +10,8 @@ With the change (in its transaction, adding to its writes; ``bus.with_change``):
   ``notifications.send_many``): "your move" when a decision becomes a player's, the 80%
   reminder, none once they moved;
 - ``puzzle_counts``: a finished game on a puzzle counts for the puzzle, and for its day;
-- ``solo_bests``: a finished solo game may be its player's best score (the solo leaderboard).
+- ``solo_bests``: a finished solo game may be its player's best score (the solo leaderboard);
+- ``tournament_standings``: a finished tournament game moves its tournament's standings.
 
 After commit (``bus.after_commit``), each sending work that the sweep would find anyway:
 
@@ -18,6 +19,10 @@ After commit (``bus.after_commit``), each sending work that the sweep would find
 - ``ratings``, ``puzzle_ratings``, ``figures``: the tasks that rate a finished match, weigh a
   puzzle attempt and bring the players' profile figures up to date;
 - ``bots``: the task that works out the moves a match's bots owe;
+- ``swiss_tables``: a finished table of a swiss tournament may pair its next round at once
+  (``swiss_rounds.advance``, which locks the tournament: once, whichever table ends last);
+- ``live_rounds``: a move in a game of a live duplicate may deal the next step to all
+  (``live_duplicate.advance``: once, whichever move was awaited last);
 - ``counted``: the metrics of moves.
 
 A new feature subscribes here (``bus.subscribe``); the write path does not change.
@@ -35,7 +40,7 @@ from django.utils.translation import gettext_noop
 from games import notices
 from games.infra import metrics, queue
 from games.models import Match
-from games.services.features import push_devices
+from games.services.features import live_duplicate, push_devices, swiss_rounds, tournaments
 from games.services.match import bus, finish, versions
 
 INVITED = gettext_noop("%(player)s invites you to a %(players)s-player match.")
@@ -55,6 +60,10 @@ EXPIRED = {
 def inbox(happened: Sequence[bus.Event], writes) -> None:
     for event in happened:
         match = event.match
+        if match.realtime and isinstance(
+            event, bus.TurnStarted | bus.SeatExpired | bus.PlayerLeft | bus.MatchFinished
+        ):
+            continue  # its players are at the match: its page tells them, live
         if isinstance(event, bus.PlayerInvited):
             writes.notify(
                 event.seat.player_id,
@@ -99,7 +108,7 @@ def mails(happened: Sequence[bus.Event], writes) -> None:
     for event in happened:
         if isinstance(event, bus.MoveMade) and not event.auto:
             event.seat.mail_at, event.seat.mail_reminder = None, False
-        elif isinstance(event, bus.TurnStarted) and not event.moved:
+        elif isinstance(event, bus.TurnStarted) and not event.moved and not event.match.realtime:
             if not event.seat.mail_reminder:
                 event.seat.mail_at = now
         elif isinstance(event, bus.Reminded):
@@ -120,6 +129,12 @@ def solo_bests(happened: Sequence[bus.Event], writes) -> None:
         if isinstance(event, bus.MatchFinished) and finish.standard_solo(event.match):
             for seat in event.seats:
                 writes.later(partial(finish.note_solo_best, event.match, seat))
+
+
+def tournament_standings(happened: Sequence[bus.Event], writes) -> None:
+    for event in happened:
+        if isinstance(event, bus.MatchFinished) and event.match.kind == Match.Kind.DUPLICATE:
+            writes.later(partial(tournaments.record_game, event.match), apart=True)
 
 
 def ratings(happened: Sequence[bus.Event]) -> None:
@@ -146,6 +161,24 @@ def bots(happened: Sequence[bus.Event]) -> None:
         queue.send("games.tasks.play_bots", match_id)
 
 
+def swiss_tables(happened: Sequence[bus.Event]) -> None:
+    for event in happened:
+        if isinstance(event, bus.MatchFinished | bus.MatchCancelled) and event.match.tournament_id:
+            swiss_rounds.table_finished(event.match)
+
+
+def live_rounds(happened: Sequence[bus.Event]) -> None:
+    deals = {
+        event.match.puzzle_id
+        for event in happened
+        if isinstance(event, bus.MoveMade)
+        and event.match.kind == Match.Kind.DUPLICATE
+        and event.match.puzzle_id is not None
+    }
+    for deal_id in deals:
+        live_duplicate.moved(deal_id)
+
+
 def counted(happened: Sequence[bus.Event]) -> None:
     games = Counter(event.match.game for event in happened if isinstance(event, bus.MoveMade))
     if games:
@@ -154,7 +187,16 @@ def counted(happened: Sequence[bus.Event]) -> None:
 
 def register() -> None:
     """Subscribe the site's own subscribers (at start-up: ``GamesConfig.ready``)."""
-    for handler in (inbox, mails, puzzle_counts, solo_bests):
+    for handler in (inbox, mails, puzzle_counts, solo_bests, tournament_standings):
         bus.subscribe(handler, with_change=True)
-    for after_commit in (versions.announce, ratings, puzzle_ratings, figures, bots, counted):
+    for after_commit in (
+        versions.announce,
+        ratings,
+        puzzle_ratings,
+        figures,
+        bots,
+        swiss_tables,
+        live_rounds,
+        counted,
+    ):
         bus.subscribe(after_commit)

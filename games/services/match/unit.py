@@ -56,11 +56,12 @@ class Change:
     def match(self) -> Match:
         return self.record.match
 
-    def move(self, seat: Seat, text: str, *, auto: bool = False) -> None:
+    def move(self, seat: Seat, text: str, *, auto: bool = False, timed_out: bool = False) -> None:
         """The move written ``text`` was made for ``seat`` on the record's state: stored as
-        the match's next move, and told (``MoveMade``)."""
-        made = self.writes.move(self.record, seat, text, auto=auto)
-        self.emit(bus.MoveMade(self.match, seat, made.ply, auto))
+        the match's next move, and told (``MoveMade``). ``auto``: the site made it for the
+        player (``timed_out``: as their time ran out, the fallback)."""
+        made = self.writes.move(self.record, seat, text, auto=auto, timed_out=timed_out)
+        self.emit(bus.MoveMade(self.match, seat, made.ply, made.auto))
 
     def emit(self, event: bus.Event) -> None:
         """Record that ``event`` happened (handed on when the change is written)."""

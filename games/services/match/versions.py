@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils import timezone
+
 from games.infra import events
 from games.models import Match
 from games.services.match import bus
-from games.services.match.matchview import WATCH, shown, version
+from games.services.match.lockstep import in_step
+from games.services.match.matchview import WATCH, rematch_offered, shown, version
 from games.services.match.record import Record
 from games.services.match.visibility import watchable
 
@@ -27,7 +30,7 @@ from games.services.match.visibility import watchable
 def audience_of(match: Match, seat) -> str | None:
     """The channel a reader follows: their seat's, else the watchers' (None: nothing of
     this match changes for them)."""
-    if match.is_solo:
+    if match.is_solo and not in_step(match):
         return None
     return WATCH if seat is None else str(seat.index)
 
@@ -36,7 +39,7 @@ def versions(record: Record) -> dict[str, str]:
     """The version of the page each reader of the match sees now, by audience (a human
     seat's index, and "watch" while others may look at the match)."""
     match = record.match
-    if match.is_solo:
+    if match.is_solo and not in_step(match):
         return {}
     seen = {str(seat.index): version(shown(record, seat)) for seat in record.seats if not seat.bot}
     if watchable(match):
@@ -64,9 +67,14 @@ def announce(happened: Sequence[bus.Event]) -> None:
 
 def channel_for(mv) -> str | None:
     """The channel the page ``mv`` was made for follows: None when nothing more changes for
-    its reader (a solo game, a match over or called off, one others may no longer see)."""
+    its reader (a solo game, a match over or called off, one others may no longer see). A
+    player's page of a real-time match just over follows the answers to its rematch offer."""
     match = mv.match
-    if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
+    if match.status == Match.Status.CANCELLED:
+        return None
+    if match.status == Match.Status.FINISHED and not (
+        mv.seat is not None and rematch_offered(match, mv.seats, timezone.now())
+    ):
         return None
     audience = audience_of(match, mv.seat)
     if audience is None or (audience == WATCH and not watchable(match)):

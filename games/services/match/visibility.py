@@ -8,7 +8,10 @@ is *live* for them, unless they have finished a counted attempt at it:
   published); the counted attempt is the first one finished that day;
 - a puzzle in a challenge is live for each player seated or invited in it until their own
   game in it is finished, or the challenge ends;
-- the two puzzles offered to a challenger are live for them while the offer is open.
+- the two puzzles offered to a challenger are live for them while the offer is open;
+- a tournament's game (a deal with ``Puzzle.tournament``) is live for an entrant until
+  their own game on it is finished, and for everybody (visitors too) until its window has
+  closed and every game on it is over (the sweep resigns those left unfinished).
 
 Nobody may practise a puzzle held for a challenge that somebody might still join (an
 unanswered offer, a challenge waiting for players), and a challenge is only ever offered on a
@@ -31,7 +34,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import ChallengeOffer, DailyResult, Match, Puzzle, Seat
+from games.models import ChallengeOffer, DailyResult, Entry, Match, Puzzle, Seat
 from games.registry import puzzle_rules
 
 #: An offer left unpicked for this long no longer holds its two puzzles back.
@@ -40,7 +43,12 @@ _OPEN = (Match.Status.WAITING, Match.Status.ACTIVE)
 
 
 class Hidden(Exception):
-    """The viewer may not see this; ``str()`` says why, in words for them."""
+    """The viewer may not see this; ``str()`` says why, in words for them; ``back``: the
+    page to go back to instead of home (a tournament's), if any."""
+
+    def __init__(self, reason: str, back: str = "") -> None:
+        super().__init__(reason)
+        self.back = back
 
 
 def today() -> date:
@@ -61,6 +69,8 @@ def _open_offers(puzzle: Puzzle):
 def secret_reason(user, puzzle: Puzzle) -> str | None:
     """Why ``puzzle``'s order is still secret for ``user``, or None if they may know it."""
     signed_in = user is not None and user.is_authenticated
+    if puzzle.tournament_id is not None:
+        return _tournament_secret(user if signed_in else None, puzzle)
     if puzzle.daily_on is not None and puzzle.daily_on >= today():
         if puzzle.daily_on > today():
             return _("This puzzle is not published yet.")
@@ -85,6 +95,40 @@ def secret_reason(user, puzzle: Puzzle) -> str | None:
     if offers.exists():
         return _("This puzzle is offered to you for a challenge.")
     return None
+
+
+def _tournament_secret(user, puzzle: Puzzle) -> str | None:
+    """Why a tournament game's order is still secret for ``user`` (None: a visitor)."""
+    closed = puzzle.closes is not None and puzzle.closes <= timezone.now()
+    if closed and not Match.objects.filter(puzzle=puzzle, status=Match.Status.ACTIVE).exists():
+        return None  # closed, and its games left unfinished resigned (by the next sweep)
+    if user is not None:
+        finished = Seat.objects.filter(
+            player=user, match__puzzle=puzzle, match__status=Match.Status.FINISHED
+        )
+        if finished.exists():
+            return None
+        if Entry.objects.filter(tournament__deals=puzzle, player=user).exists():
+            return _(
+                "The other entrants' games on game %(number)s of %(tournament)s stay hidden "
+                "until you have finished yours on it, or until it closes."
+            ) % {"number": puzzle.number, "tournament": puzzle.tournament}
+    return _(
+        "Game %(number)s of %(tournament)s stays hidden until it closes: every entrant plays "
+        "the same game."
+    ) % {"number": puzzle.number, "tournament": puzzle.tournament}
+
+
+def way_back(user, puzzle: Puzzle) -> str:
+    """The page a reader kept from a tournament's game goes back to: its tournament's, when
+    they may read it (a listed tournament, or one they entered); else none."""
+    tournament = puzzle.tournament
+    if tournament is None:
+        return ""
+    signed_in = user is not None and user.is_authenticated
+    if tournament.open or (signed_in and tournament.entries.filter(player=user).exists()):
+        return tournament.get_absolute_url()
+    return ""
 
 
 def watchable(match: Match) -> bool:
@@ -124,7 +168,7 @@ def check_match_visible(user, match: Match, seat: Seat | None) -> None:
         return
     reason = secret_reason(user, match.puzzle)
     if reason:
-        raise Hidden(reason)
+        raise Hidden(reason, back=way_back(user, match.puzzle))
 
 
 def check_may_practice(user, puzzle: Puzzle) -> None:

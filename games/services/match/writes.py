@@ -76,14 +76,18 @@ class Writes:
         self.states: list[list] = []
         self.versions: list[tuple[str, int]] = []
 
-    def move(self, record: Record, seat: Seat, text: str, *, auto: bool = False) -> Move:
-        """Keep ``text`` as the record's next move (already made on its state), counted."""
+    def move(
+        self, record: Record, seat: Seat, text: str, *, auto: bool = False, timed_out: bool = False
+    ) -> Move:
+        """Keep ``text`` as the record's next move (already made on its state), counted;
+        ``timed_out``: made for the player as their time ran out (``auto`` too)."""
         move = Move(
             match=record.match,
             ply=record.ply,
             seat=seat,
             text=text,
-            auto=auto,
+            auto=auto or timed_out,
+            timed_out=timed_out,
             created=timezone.now(),
         )
         record.counted(seat)

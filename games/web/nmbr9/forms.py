@@ -53,7 +53,7 @@ class OptionsForm(SideLabels, forms.Form):
     removed = OptionalChoiceField(
         label=gettext_lazy("Cards removed before the game"),
         choices=[
-            ("0", gettext_lazy("None")),
+            ("0", gettext_lazy("0 (none)")),
             ("1", "1"),
             ("2", "2"),
             ("3", "3"),

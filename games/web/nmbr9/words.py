@@ -16,7 +16,7 @@ from games.nmbr9 import Place
 from games.nmbr9.board import WINDOW
 from games.nmbr9.turn import Build, Fill, Move, Reject, Reserve
 from games.nmbr9.views import Logged
-from games.services import MatchView
+from games.services import MatchView, timed_out
 from games.web.base import LogEntry, left_text
 from games.web.base import reason_text as base_reason_text
 
@@ -151,15 +151,22 @@ def log_entries(mv: MatchView) -> list[LogEntry]:
     # Each sentence is looked up once, not once per entry: a late round has dozens.
     words, in_round = StepWords(), _("Round %(round)s")
     rounds: dict[int, str] = {}
+    fallbacks = timed_out(mv)
     for display in view.displays:
         name = shown(seats[display.player].player.username)
-        order = 0
+        theirs = fallbacks.get(display.player, frozenset())
+        order = made = 0
         for logged in display.log:
             when = rounds.get(logged.round)
             if when is None:
                 when = rounds[logged.round] = in_round % {"round": logged.round}
+            # A turn is one of the player's moves; a forced reject or a skipped round is not.
+            fallback = False
+            if logged.turn is not None and not logged.forced:
+                made += 1
+                fallback = made in theirs
             for said in words(name, logged):
-                entry = LogEntry(when, said.text, said.notation)
+                entry = LogEntry(when, said.text, said.notation, fallback)
                 entries.append((logged.round, display.player, order, entry))
                 order += 1
     for seat in seats:
@@ -175,8 +182,11 @@ def log_entries(mv: MatchView) -> list[LogEntry]:
 
 
 def describe(options: dict[str, Any]) -> list[str]:
-    """The options of a match in a few words, for its heading and the lobby."""
-    words = [_("free pace") if options.get("pace") == "free" else _("rounds pace")]
+    """The options of a match in a few words, for its heading and the lobby; the pace only
+    when the options name one (a tournament's have none)."""
+    words: list[str] = []
+    if "pace" in options:
+        words.append(_("free pace") if options["pace"] == "free" else _("rounds pace"))
     removed = options.get("removed", 0)
     if removed == "random":
         words.append(_("a random number of cards removed"))

@@ -14,7 +14,7 @@ from games.names import shown
 from games.nmbrs import JOKERS
 from games.nmbrs.game import Logged
 from games.nmbrs.moves import Move
-from games.services import MatchView
+from games.services import MatchView, timed_out
 from games.web.base import LogEntry, left_text, reason_text, sentence
 
 #: The reasons the rules give for refusing a move, by their code (the engine's own English
@@ -263,13 +263,20 @@ def log_text(line: Logged, seats) -> str:
 
 
 def log_entries(mv: MatchView) -> list[LogEntry]:
-    """Every move as the table saw it (the game's public history), newest first."""
+    """Every move as the table saw it (the game's public history), newest first; each
+    player's moves made as their time ran out say so (every move is a line of its own)."""
     seats = mv.seats
+    fallbacks = timed_out(mv)
+    made = [0] * len(seats)
     entries = []
-    for line in reversed(mv.view.log):
+    for line in mv.view.log:
         when = _("Deal %(deal)s") % {"deal": line.deal}
-        entries.append(LogEntry(when, log_text(line, seats)))
-    return entries
+        fallback = False
+        if line.move != "end" and line.player is not None:
+            made[line.player] += 1
+            fallback = made[line.player] in fallbacks.get(line.player, ())
+        entries.append(LogEntry(when, log_text(line, seats), timed_out=fallback))
+    return entries[::-1]
 
 
 def news(mv: MatchView, reader: int | None, most: int = 10) -> list[tuple[int, str]]:
