@@ -115,7 +115,12 @@ def test_a_push_shows_a_notification_that_opens_only_the_sites_pages(open_browse
         lambda e: registrations.extend(e["registrations"]),
     )
     cdp.send("ServiceWorker.enable")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # The worker takes the page while it is still activating (clients.claim() in its activate
+    # step); a push delivered before it is activated can be lost.
+    page.wait_for_function(
+        "navigator.serviceWorker.controller !== null"
+        " && navigator.serviceWorker.controller.state === 'activated'"
+    )
     (registration,) = [r for r in registrations if r["scopeURL"] == live_server.url + "/"]
 
     def push(data: str) -> None:
