@@ -188,6 +188,31 @@ def test_the_home_page_lists_the_tournament_games_an_entrant_may_still_play(
     assert "data-tournament-games" not in client.get(reverse("home")).text
 
 
+def test_the_home_page_lists_the_tournaments_an_entrant_waits_for(client, alice, bob, carol):
+    later = swiss(alice, bob, start=False)
+    sooner = duplicate(alice, bob)
+    Tournament.objects.filter(pk=sooner.pk).update(
+        status=Tournament.Status.UPCOMING, starts=later.starts - timedelta(minutes=30)
+    )
+    client.force_login(bob)
+    home = client.get(reverse("home")).text
+    section = home[home.index("data-tournaments-ahead") :]
+    assert "Your tournaments to come" in section
+    links = re.findall(r'<li><a href="([^"]+)">([^<]+)</a> · starts <time ', section)
+    assert links == [
+        (sooner.get_absolute_url(), "Autumn cup"),
+        (later.get_absolute_url(), "Swiss cup"),
+    ]
+    german = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Deine kommenden Turniere" in german and "· beginnt <time " in german
+    tournaments.leave(sooner.pk, bob)
+    Tournament.objects.filter(pk=later.pk).update(starts=timezone.now())
+    assert swiss_rounds.start(later.pk)
+    assert "data-tournaments-ahead" not in client.get(reverse("home")).text
+    client.force_login(carol)  # entered none
+    assert "data-tournaments-ahead" not in client.get(reverse("home")).text
+
+
 def test_withdrawing_asks_first_says_it_is_done_and_the_button_goes(client, alice, bob, carol):
     tournament = swiss(alice, bob, carol, pace="1d")
     client.force_login(bob)

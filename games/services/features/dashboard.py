@@ -73,6 +73,8 @@ class Dashboard:
     daily_score: int | None
     daily_open: Seat | None
     tournament_games: list[tuple[Puzzle, Match | None]]
+    #: The tournaments the player entered that have not begun, soonest first.
+    tournaments_ahead: list[Tournament]
 
 
 def _entries(seats: list[Seat]) -> list[Entry]:
@@ -140,6 +142,11 @@ def dashboard(player, seeks) -> Dashboard:
             None,
         ),
         tournament_games=open_deals(player, current),
+        tournaments_ahead=list(
+            Tournament.objects.filter(
+                status=Tournament.Status.UPCOMING, entries__player=player
+            ).order_by("starts", "pk")[:RECENT]
+        ),
     )
 
 
