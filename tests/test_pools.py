@@ -303,6 +303,20 @@ def test_the_bot_offer_on_the_page(client, alice, monkeypatch):
     assert match.seats.filter(bot="medium").exists()
 
 
+def test_the_bot_offered_in_a_pool_of_more_players_says_it_plays_one_against_one(
+    client, alice, monkeypatch
+):
+    client.force_login(alice)
+    client.post(reverse("play_now"), {"game": "nmbrs", "speed": "30s", "players": "3"})
+    monkeypatch.setattr(pools, "BOT_AFTER", timedelta(0))
+    page = client.get(reverse("play_wait")).content.decode()
+    assert "No partners yet" in page and "one against one" in page
+    german = client.get(reverse("play_wait"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "eine Partie zu zweit gegen einen Bot" in german
+    client.post(reverse("play_bot"))
+    assert Match.objects.get().seats.count() == 2
+
+
 def test_a_player_in_a_live_match_is_sent_back_to_it(client, alice, bob):
     pools.join(alice, "nmbr9", "30s", 2)
     pools.join(bob, "nmbr9", "30s", 2)
