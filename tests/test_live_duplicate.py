@@ -145,6 +145,10 @@ def test_the_page_of_a_live_game_follows_its_stream_and_shows_the_leaders(client
     play(mine, alice)
     waiting = client.get(mine.get_absolute_url()).content.decode()
     assert "data-live-waiting" in waiting
+    # the round's clock is named so that it still reads well once it says "time is up"
+    line = waiting[waiting.index("data-live-waiting") :]
+    line = line[: line.index("</p>")]
+    assert "Time left in this round: <time" in line and 'data-up="time is up"' in line
 
 
 def test_the_panel_shows_the_leaders_and_the_readers_own_place_ties_shared(
