@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -316,6 +317,9 @@ def test_a_finished_live_game_leads_its_player_to_the_next_game_at_once(client, 
     assert "data-live-leaders" not in page  # a game over shows no leaders going on without it
     waiting = client.get(look, HTTP_HX_REQUEST="true")
     assert "HX-Redirect" not in waiting and "data-next-tournament-poll" in waiting.text
+    assert "Your next game opens here by itself as soon as it begins." in page
+    german = client.get(first.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Dein nächstes Spiel öffnet sich hier von selbst, sobald es beginnt." in german
     play.resign(game(bob, 1).pk, bob)  # the last game on the deal over: game 2 is dealt
     second = game(alice, 2)
     assert client.get(look, HTTP_HX_REQUEST="true")["HX-Redirect"] == second.get_absolute_url()
@@ -324,6 +328,9 @@ def test_a_finished_live_game_leads_its_player_to_the_next_game_at_once(client, 
     assert f'hx-get="{look}" hx-trigger="load"' in page  # a page drawn after it opens it too
     german = client.get(first.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
     assert "Dein Spiel 2 hat begonnen" in german
+    play.resign(second.pk, alice)  # the last game: no other to look for while bob plays on
+    page = client.get(second.get_absolute_url()).text
+    assert "data-next-tournament-poll" not in page and "opens here by itself" not in page
     client.force_login(carol)  # not a player of it
     assert client.get(look, HTTP_HX_REQUEST="true").status_code == 404
 
@@ -348,6 +355,24 @@ def test_a_finished_swiss_table_leads_to_the_next_rounds(client, alice, bob, pac
     page = client.get(table.get_absolute_url()).text
     assert "data-next-tournament-poll" not in page and "data-next-tournament-game" not in page
     assert f'hx-trigger="every {every}s"' not in page
+
+
+@pytest.mark.parametrize(
+    ("pace", "told"), [("30s", "opens here by itself"), ("1d", "is linked here")]
+)
+def test_a_finished_swiss_table_says_the_next_round_comes_to_it(
+    client, alice, bob, carol, pace, told
+):
+    dave = User.objects.create_user("dave")
+    tournament = swiss(alice, bob, carol, dave, pace=pace)
+    table = tournament.tables.get(seats__player=alice)
+    play.resign(table.pk, alice)  # the other table plays on: round 2 waits for it
+    client.force_login(alice)
+    page = client.get(table.get_absolute_url()).text
+    wait = page[page.index("data-next-tournament-poll") :]
+    assert wait.startswith(f"data-next-tournament-poll>Your table of the next round {told}")
+    german = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Deine Partie der nächsten Runde" in german
 
 
 def test_a_game_at_ones_own_pace_looks_for_no_next_game(client, alice, bob):

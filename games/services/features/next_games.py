@@ -27,7 +27,18 @@ def after_game(tournament: Tournament, match: Match, player) -> tuple[Match | No
     found = under_way(tournament, player, match)
     if found is not None or tournament.status != Tournament.Status.RUNNING:
         return found, 0
+    if is_last(tournament, match):
+        return None, 0
     return None, FOLLOW_LIVE if played_live else FOLLOW_BY_POST
+
+
+def is_last(tournament: Tournament, match: Match) -> bool:
+    """Whether ``match`` is of ``tournament``'s last round (a swiss) or game: none follows."""
+    if tournament.format == Tournament.Format.SWISS:
+        number = match.round or 0
+    else:
+        number = match.puzzle.number if match.puzzle_id is not None else 0
+    return number >= tournament.games
 
 
 def under_way(tournament: Tournament, player, but: Match | None = None) -> Match | None:
