@@ -101,6 +101,29 @@ def test_two_missed_moves_in_real_time_end_a_match_of_two_and_rate_it_live(alice
 
 
 @pytest.mark.django_db
+def test_a_finished_rated_page_follows_its_ratings_until_they_come(client, alice, bob):
+    match = realtime(alice, bob)
+    for _ in range(2):
+        play(match, bob)
+        make_due(seat_of(match, alice))
+        services.expire_many([seat_of(match, alice).pk])
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert "<th>Rating</th>" in page and page.count("pending…") == 2
+    (token,) = re.findall(r'\?poll=([\w-]+)" hx-trigger="every 5s"', page)
+    assert token.endswith("-rating")
+    poll = match.get_absolute_url() + "?poll=" + token
+    assert client.get(poll, HTTP_HX_REQUEST="true").status_code == 204  # nothing new yet
+    assert services.rate_match(match.pk)
+    shown = client.get(poll, HTTP_HX_REQUEST="true")
+    assert shown.status_code == 200 and shown.text.count("data-rating-change") == 2
+    assert "pending…" not in shown.text
+    (token,) = re.findall(r'\?poll=([\w-]+)" hx-trigger', shown.text)  # the rematch's answers
+    assert not token.endswith("-rating")
+    assert client.get(poll, HTTP_HX_REQUEST="true").status_code == 200  # the old token: news
+
+
+@pytest.mark.django_db
 def test_the_final_table_keeps_a_dropped_players_state_in_one_piece(client, alice, bob):
     match = realtime(alice, bob)
     for _ in range(2):

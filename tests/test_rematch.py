@@ -22,10 +22,12 @@ from tests.factories import Channels, make_match, page_version, seat_of, togethe
 
 
 def finished(*players, game="nmbr9", speed="30s", **extra) -> Match:
-    """A real-time match of ``players`` that ended: all but the last resigned."""
+    """A real-time match of ``players`` that ended: all but the last resigned (and rated, as
+    the worker does at once)."""
     match = services.start_realtime(list(players), game=game, speed=speed, **extra)
     for player in players[:-1]:
         services.resign(match.pk, player)
+    services.rate_match(match.pk)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match

@@ -101,6 +101,12 @@ def what_next(request: SiteRequest, mv: MatchView) -> dict:
     }
 
 
+def awaits_rating(match: Match) -> bool:
+    """Whether a finished rated match's rating changes are still to be worked out (the
+    page follows them: they come within seconds, ``finish.rate_match``)."""
+    return match.is_finished and match.rated and match.rated_at is None
+
+
 def awaits_answers(context: dict) -> bool:
     """Whether the end of a match waits for its players' answers to a rematch offer (the
     page follows them)."""

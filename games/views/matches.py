@@ -225,6 +225,13 @@ def _seated(request: SiteRequest, match_id: int) -> None:
         raise Http404("No game of yours has this number.")
 
 
+def poll_token(mv: MatchView) -> str:
+    """What a polling page asks with: its version, and whether its ratings are still to come
+    (they change no version)."""
+    token = services.version(mv)
+    return f"{token}-rating" if endings.awaits_rating(mv.match) else token
+
+
 def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **query) -> dict:
     match = mv.match
     seat_shown = mv.seat or (mv.seats[0] if mv.seats else None)
@@ -239,6 +246,7 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         "ply": mv.ply,
         # Made only when shown: a preview's partial has no version.
         "version": SimpleLazyObject(lambda: services.version(mv)),
+        "poll_token": SimpleLazyObject(lambda: poll_token(mv)),
         "game_name": find_game(match.game).name,
         "described": web.adapter_for(match.game).describe(match.options),
         # The rules at hand: their essentials, the help and the tutorial a link away.
@@ -272,8 +280,8 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         )
     if match.is_finished:
         context.update(endings.ending(request, mv, seat_shown))
-        # A player offered a rematch follows the others' answers.
-        context["polling"] = endings.awaits_answers(context)
+        # A player offered a rematch follows the others' answers, every reader the ratings.
+        context["polling"] = endings.awaits_answers(context) or endings.awaits_rating(match)
     return following.follow(mv, context)
 
 
@@ -336,7 +344,7 @@ def game(request: SiteRequest, match_id: int) -> HttpResponse:
     if mv.seat is not None and not mv.match.is_solo:
         presence.note(mv.seat.player_id, mv.match.pk)  # no "your move" push while it is open
     if "poll" in request.GET:
-        if request.GET["poll"] == services.version(mv):
+        if request.GET["poll"] == poll_token(mv):
             return HttpResponse(status=204)
         return _show(request, mv)
     if mv.view is None:
