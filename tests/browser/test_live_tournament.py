@@ -110,7 +110,10 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
     for player in (alice, bob):
         play.resign(Match.objects.get(puzzle=deal, seats__player=player).pk, player)
         if player == alice:
-            expect(page.locator("[data-next-tournament-poll]")).to_be_attached()
+            waiting = page.locator("[data-next-tournament-poll]")
+            expect(waiting).to_have_text(
+                "Your next game opens here by itself as soon as it begins."
+            )
             expect(page.locator("[data-live-leaders]")).to_have_count(0)
     second = Puzzle.objects.get(tournament=tournament, number=2)
     for player, session in ((alice, page), (bob, bob_page)):
