@@ -37,7 +37,8 @@ def is_last(tournament: Tournament, match: Match) -> bool:
     if tournament.format == Tournament.Format.SWISS:
         number = match.round or 0
     else:
-        number = match.puzzle.number if match.puzzle_id is not None else 0
+        deal = match.puzzle
+        number = (deal.number or 0) if deal is not None else 0
     return number >= tournament.games
 
 
