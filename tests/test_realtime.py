@@ -257,6 +257,11 @@ def test_a_profile_names_the_real_time_rating_as_its_leaderboard_does(client, al
     assert services.rate_match(match.pk)
     page = client.get("/@/alice/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Wertung (Echtzeit-Partien)" in page
+    # the matches it counts are said beside it ("Rated matches" counts those by post alone)
+    english = client.get("/@/alice/").content.decode()
+    assert re.search(r'data-stat="rating-nmbr9-live">\d+\? · 1 rated game</dd>', english)
+    assert 'data-stat="rated">0<' in english
+    assert "1 gewertete Partie</dd>" in page
 
 
 def test_every_real_time_pace_is_said_in_seconds():
