@@ -41,11 +41,13 @@ let pressing = false;
 document.addEventListener("htmx:beforeRequest", () => {
   started = true;
 });
+let pressed = null; // the control whose answer is on its way
 function press(selector) {
   const control = controls()?.querySelector(selector);
   if (!control || control.disabled) return false;
   const requests = window.htmx && control.matches("[hx-get], [hx-post]");
   if (requests) window.htmx.process(control);
+  pressed = control;
   started = false;
   pressing = true;
   try {
@@ -132,6 +134,8 @@ function setUpAutoplay() {
   autoplay.addEventListener("click", () => {
     if (timer) {
       stop();
+      // The step asked for before the pause is not shown after it.
+      if (busy) dropped = pressed;
       return;
     }
     if (!control("right")) busy = press(keyed("home"));
@@ -144,6 +148,14 @@ function setUpAutoplay() {
     autoplay.setAttribute("aria-pressed", "true");
   });
 }
+let dropped = null; // the control whose answer, once here, is not shown
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (!dropped || event.detail.requestConfig?.elt !== dropped) return;
+  event.detail.shouldSwap = false;
+  dropped = null;
+  waiting.length = 0;
+  busy = false;
+});
 setUpAutoplay();
 window.addEventListener("popstate", () => stopAutoplay());
 document.addEventListener("htmx:historyRestore", setUpAutoplay);

@@ -2,6 +2,7 @@
 load, the address keeps the round, autoplay plays on by itself, the placed tiles are
 outlined and the chart marks the round shown."""
 
+import contextlib
 import re
 
 import pytest
@@ -25,6 +26,28 @@ def open_replay(open_browser, alice, bob, *, seed: int, round: int):
     expect(shown).to_have_text(f"After round {round} of 20")
     page.evaluate("window.loadedOnce = true")
     return page, shown
+
+
+def test_a_pause_drops_the_step_that_was_on_its_way(open_browser, alice, bob):
+    page, shown = open_replay(open_browser, alice, bob, seed=5, round=0)
+    held = []
+    steps = re.compile(r"/replay/\?round=\d+$")
+    page.route(steps, lambda route: held.append(route))  # the steps wait here
+    page.get_by_role("button", name="Autoplay").click()
+    for _wait in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "autoplay asked for no step"
+    page.get_by_role("button", name="Pause").click()
+    for route in held:
+        with contextlib.suppress(Exception):  # the browser has dropped it already
+            route.continue_()
+    page.wait_for_timeout(1500)
+    expect(shown).to_have_text("After round 0 of 20")
+    page.get_by_role("button", name="Autoplay").click()  # it plays on after the pause
+    page.unroute(steps)
+    expect(shown).to_have_text("After round 1 of 20", timeout=8000)
 
 
 def test_stepping_through_a_replay_without_page_loads(open_browser, alice, bob):
