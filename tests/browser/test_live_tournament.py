@@ -118,7 +118,10 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
     second = Puzzle.objects.get(tournament=tournament, number=2)
     for player, session in ((alice, page), (bob, bob_page)):
         match = Match.objects.get(puzzle=second, seats__player=player)
-        expect(session).to_have_url(re.compile(re.escape(match.get_absolute_url()) + "$"))
+        # a look every 2 s, then the game's page loads: allowed as long as the start's wait
+        expect(session).to_have_url(
+            re.compile(re.escape(match.get_absolute_url()) + "$"), timeout=20_000
+        )
         expect(session.locator(".round strong")).to_have_text("1")
     expect(rounds).to_have_text("Game 2 of 2 · round 1 of 20", timeout=10_000)
 
