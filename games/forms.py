@@ -2,6 +2,7 @@ import json
 import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.conf import settings
@@ -276,8 +277,53 @@ def suggested_start(now: datetime | None = None) -> datetime:
     return datetime.fromtimestamp(math.ceil(earliest.timestamp() / step) * step, UTC)
 
 
-class TournamentForm(SideLabels, forms.Form):
+class ZonedStart(SideLabels, forms.Form):
+    """A form with a start (``starts``) typed in the player's own time zone: the page's script
+    shows the start suggested (in UTC) in the browser's zone, names the zone in the label and
+    sends its IANA name in ``zone``; without the script the start is typed in UTC, as the
+    label says."""
+
+    starts = forms.DateTimeField(
+        label=gettext_lazy("Start (UTC)"),
+        initial=suggested_start,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    zone = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput(
+            attrs={
+                "data-zone": "starts",
+                # {zone}: the zone's name, put in by the script.
+                "data-zone-label": gettext_lazy("Start (your time: {zone})"),
+            }
+        ),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        """The start as typed, read in the zone sent (the field reads it in UTC)."""
+        cleaned = super().clean() or self.cleaned_data
+        name, starts = cleaned.get("zone", ""), cleaned.get("starts")
+        if not name:
+            return cleaned
+        try:
+            zone = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(
+                _("The time zone %(zone)s is not known: type the start in UTC."),
+                params={"zone": name},
+            ) from None
+        if starts is not None:
+            typed = starts.astimezone(UTC).replace(tzinfo=None)
+            cleaned["starts"] = typed.replace(tzinfo=zone).astimezone(UTC)
+        return cleaned
+
+
+class TournamentForm(ZonedStart):
     """A new tournament's settings; its game's options are the game's own form."""
+
+    field_order = ["name", "games", "way", "speed", "window", "starts", "open"]
 
     WINDOW, LIVE = "window", "live"
 
@@ -318,12 +364,6 @@ class TournamentForm(SideLabels, forms.Form):
         ],
         initial="1d",
     )
-    starts = forms.DateTimeField(
-        label=gettext_lazy("Start (UTC)"),
-        initial=suggested_start,
-        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
     open = forms.BooleanField(
         required=False,
         initial=True,
@@ -331,8 +371,10 @@ class TournamentForm(SideLabels, forms.Form):
     )
 
 
-class SwissForm(SideLabels, forms.Form):
+class SwissForm(ZonedStart):
     """A new swiss tournament's settings (nmbrs!); its game's options are the game's form."""
+
+    field_order = ["name", "table_size", "rounds", "pace", "starts", "open"]
 
     name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
     table_size = forms.TypedChoiceField(
@@ -370,7 +412,6 @@ class SwissForm(SideLabels, forms.Form):
         ],
         initial="1d",
     )
-    starts = TournamentForm.base_fields["starts"]
     open = TournamentForm.base_fields["open"]
 
 

@@ -281,6 +281,34 @@ def test_the_forms_suggest_a_start_which_is_taken_or_changed(client, alice):
     assert Tournament.objects.get(name="Later cup").starts == start + timedelta(hours=1)
 
 
+def test_a_start_is_read_in_the_zone_the_page_sends(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("new_tournament")).text
+    assert 'type="hidden" name="zone" data-zone="starts"' in page
+    assert 'data-zone-label="Start (your time: {zone})"' in page
+    german = client.get(reverse("new_swiss"), HTTP_ACCEPT_LANGUAGE="de").text
+    assert 'data-zone-label="Beginn (deine Zeit: {zone})"' in german
+    data = {"name": "Zoned cup", "games": "1", "way": "window", "window": "1d", "open": "on"}
+    typed = (timezone.now() + timedelta(days=30)).replace(hour=20, minute=0, second=0)
+    starts = typed.strftime("%Y-%m-%dT%H:%M")
+    response = client.post(
+        reverse("new_tournament"), {**data, "starts": starts, "zone": "Asia/Kolkata"}
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get().starts == typed.replace(microsecond=0) - timedelta(
+        hours=5, minutes=30
+    )
+    swiss_data = {"name": "Zoned swiss", "table_size": "2", "pace": "1d", "open": "on"}
+    client.post(reverse("new_swiss"), {**swiss_data, "starts": starts, "zone": "UTC"})
+    assert Tournament.objects.get(name="Zoned swiss").starts == typed.replace(microsecond=0)
+    for zone in ("Mars/Olympus", "../../etc/passwd"):
+        refused = client.post(reverse("new_tournament"), {**data, "starts": starts, "zone": zone})
+        assert refused.status_code == 400
+        assert "is not known: type the start in UTC." in refused.text
+        assert f'name="starts" value="{starts}"' in refused.text  # kept as typed
+    assert Tournament.objects.count() == 2
+
+
 def test_another_entrants_game_is_hidden_with_the_truth_and_the_way_back(client, alice, bob, carol):
     tournament = duplicate(alice, bob)
     match = tournaments.play(tournament.pk, alice, 1)

@@ -323,6 +323,33 @@ for (const form of document.querySelectorAll("form[data-conditions]")) {
   form.addEventListener("change", () => applyConditions(form));
 }
 
+// A start typed in the player's own time zone: a hidden field with data-zone (the name of the
+// start's field) sends the browser's zone (an IANA name) with the form. A form drawn fresh
+// suggests its start in UTC, shown here in that zone; one sent back with a zone keeps its
+// start as typed. The label names the zone (data-zone-label, "{zone}" replaced).
+function typedLocally(at) {
+  const pad = (n) => String(n).padStart(2, "0");
+  const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  return `${day}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+function startsInOwnZone() {
+  const name = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const zone of document.querySelectorAll("input[data-zone]")) {
+    const field = zone.form && zone.form.elements.namedItem(zone.dataset.zone);
+    if (!field || !name) continue;
+    if (!zone.value) {
+      const suggested = new Date(`${field.value}:00Z`);
+      if (field.value && !Number.isNaN(suggested.getTime())) field.value = typedLocally(suggested);
+      zone.value = name;
+    }
+    const label = field.labels && field.labels[0];
+    if (label && zone.dataset.zoneLabel) {
+      label.textContent = zone.dataset.zoneLabel.replace("{zone}", zone.value);
+    }
+  }
+}
+startsInOwnZone();
+
 // The service worker: the offline page and the site's notifications. A browser that has
 // none, or refuses it, goes on without them.
 if ("serviceWorker" in navigator) {

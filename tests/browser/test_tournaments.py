@@ -4,11 +4,13 @@ German on a phone."""
 
 import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.forms import suggested_start
 from games.models import Entry, Tournament
 from games.services.features import tournaments
 from tests.browser.pages import PHONE, log_in, play_out, tab_to
@@ -17,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_two_players_play_a_duplicate_and_the_standings_follow(open_browser, alice, bob):
-    page = log_in(open_browser(), "alice")
+    page = log_in(open_browser(timezone_id="UTC"), "alice")  # the start is typed in UTC
     page.get_by_role("link", name="Tournaments").click()
     page.get_by_role("link", name="Create a tournament").click()
     page.fill("#id_name", "Browser cup")
@@ -96,6 +98,24 @@ def test_a_tournament_page_in_german_on_a_phone(open_browser, alice, bob):
     heading = page.locator("h1")
     size = heading.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
     assert heading.bounding_box()["height"] < 2 * size  # "Benachrichtigungen" on one line
+
+
+def test_a_start_is_typed_in_the_players_own_time_zone(open_browser, alice):
+    berlin = ZoneInfo("Europe/Berlin")
+    session = open_browser(locale="de-DE", timezone_id="Europe/Berlin", **PHONE)
+    page = log_in(session, "alice")
+    session.goto("/tournaments/new/")
+    field = page.get_by_label("Beginn (deine Zeit: Europe/Berlin)")
+    suggested = suggested_start().astimezone(berlin)
+    expect(field).to_have_value(suggested.strftime("%Y-%m-%dT%H:%M"))
+    typed = (timezone.now() + timedelta(days=2)).astimezone(berlin)
+    typed = typed.replace(hour=20, minute=0, second=0, microsecond=0)
+    page.fill("#id_name", "Abendpokal")
+    field.fill(typed.strftime("%Y-%m-%dT%H:%M"))
+    page.get_by_role("button", name="Turnier erstellen").click()
+    expect(page.locator("h1")).to_have_text("Abendpokal")
+    assert Tournament.objects.get().starts == typed  # 20:00 in Berlin, kept in UTC
+    expect(page.locator("time[data-local=zoned]").first).to_contain_text("20:00")
 
 
 def test_the_home_page_leads_to_an_open_tournament_game_by_keyboard_on_a_phone(
