@@ -280,8 +280,10 @@ def _page_context(request: SiteRequest, mv: MatchView, *, error: str = "", **que
         )
     if match.is_finished:
         context.update(endings.ending(request, mv, seat_shown))
-        # A player offered a rematch follows the others' answers, every reader the ratings.
-        context["polling"] = endings.awaits_answers(context) or endings.awaits_rating(match)
+        # A player offered a rematch follows the others' answers (through the page's stream
+        # while it has one), every reader the rating changes (no stream tells of them).
+        context["polling"] = endings.awaits_answers(context)
+        context["awaits_rating"] = endings.awaits_rating(match)
     return following.follow(mv, context)
 
 

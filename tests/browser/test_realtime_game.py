@@ -1,6 +1,7 @@
 """A real-time game in the browser, as it is played: two players at 15 seconds a move, the
 clock and a Celery worker running; one lets their first move's time run out and sees the
-move made for them by itself within seconds of the deadline, then both play on to the end."""
+move made for them by itself within seconds of the deadline, then both play on to the end.
+And the end of a rated one: its rating changes reach the pages without a reload."""
 
 import re
 import threading
@@ -13,8 +14,8 @@ from playwright.sync_api import expect
 from games import services
 from games.infra import clock
 from games.models import Match, Seat
-from tests.browser.pages import answered, log_in
-from tests.factories import seat_of
+from tests.browser.pages import PHONE, answered, following, log_in, still_the_same_page
+from tests.factories import make_due, play, seat_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,3 +72,27 @@ def test_a_15_second_game_with_a_missed_move_is_played_to_the_end(
     assert match.status == Match.Status.FINISHED and match.rated
     assert Seat.objects.get(match=match, player=bob).total_strikes == 1
     assert not Seat.objects.filter(match=match, deadline__isnull=False).exists()
+
+
+def test_a_finished_pages_rating_changes_come_without_a_reload(open_asgi_browser, alice, bob):
+    match = services.start_realtime([alice, bob], game="nmbr9", speed="15s")
+    for _ in range(2):  # alice lets two moves pass: she is out, the match over
+        play(match, bob)
+        make_due(seat_of(match, alice))
+        services.expire_many([seat_of(match, alice).pk])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rated_at is None
+    bobs = open_asgi_browser()
+    log_in(bobs, "bob")
+    bob_page, _polls = following(bobs, match.get_absolute_url())
+    alices = open_asgi_browser(locale="de-DE", **PHONE)
+    log_in(alices, "alice")
+    alice_page, _polls = following(alices, match.get_absolute_url())
+    expect(bob_page.locator(".standings")).to_contain_text("pending…")
+    expect(alice_page.locator(".standings")).to_contain_text("(ausgeschieden)")
+    assert services.rate_match(match.pk)  # as the worker does, after the pages are drawn
+    for page in (bob_page, alice_page):  # their streams say nothing of it: the pages look
+        expect(page.locator("[data-rating-change]")).to_have_count(2, timeout=10_000)
+        assert still_the_same_page(page)
+    width = alice_page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
