@@ -149,6 +149,8 @@ def test_the_page_of_a_live_game_follows_its_stream_and_shows_the_leaders(client
     line = waiting[waiting.index("data-live-waiting") :]
     line = line[: line.index("</p>")]
     assert "Time left in this round: <time" in line and 'data-up="time is up"' in line
+    # the words and the clock one item of the line: they wrap together
+    assert '<span class="round-time">Time left in this round: <time' in line
 
 
 def test_the_panel_shows_the_leaders_and_the_readers_own_place_ties_shared(
