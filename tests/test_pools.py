@@ -311,6 +311,7 @@ def test_the_bot_offered_in_a_pool_of_more_players_says_it_plays_one_against_one
     monkeypatch.setattr(pools, "BOT_AFTER", timedelta(0))
     page = client.get(reverse("play_wait")).content.decode()
     assert "No partners yet" in page and "one against one" in page
+    assert "Games against bots are not rated." in page  # the pool is rated, the bot's game not
     german = client.get(reverse("play_wait"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "eine Partie zu zweit gegen einen Bot" in german
     client.post(reverse("play_bot"))
