@@ -38,17 +38,21 @@ self.addEventListener("activate", (event) => {
 
 // A page tells the worker the language it is shown in ({"language": "de"}): the offline page
 // kept is brought to that language, so it speaks the player's chosen language, not only the
-// browser's (it is still fetched without cookies). Each page answered says its language.
+// browser's (it is still fetched without cookies). Each page answered says its language;
+// of pages told one after the other, the last one's language is kept, whichever answer
+// comes first.
+let latest = "";
 self.addEventListener("message", (event) => {
   const language = event.data && event.data.language;
   if (typeof language !== "string" || !/^[a-z]{2}(-[a-z]+)?$/.test(language)) return;
+  latest = language;
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
       const kept = await cache.match(OFFLINE, { ignoreVary: true });
       if (kept && kept.headers.get("Content-Language") === language) return;
       const page = await fetch(`${OFFLINE}?language=${language}`, { credentials: "omit" });
-      if (page.ok) await cache.put(OFFLINE, page);
+      if (page.ok && latest === language) await cache.put(OFFLINE, page);
     })().catch(() => {}),
   );
 });

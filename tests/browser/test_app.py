@@ -3,6 +3,7 @@ site, the manifest reads without errors, Chromium finds nothing against installi
 a page opened offline is the offline page."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -170,3 +171,36 @@ def test_the_offline_page_speaks_the_language_the_player_chose(open_browser):
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.get_by_role("heading", name="You are offline")).to_have_count(0)
     session.context.set_offline(False)
+
+
+def test_the_offline_page_kept_is_in_the_language_asked_for_last(open_browser):
+    """Two pages tell the worker their languages one after the other: the answer for the
+    first coming last does not replace the second's."""
+    session = open_browser(locale="en-GB")
+    page = session.page
+    session.goto("/")
+    page.evaluate(READY)
+    page.wait_for_function(
+        "navigator.serviceWorker.controller !== null"
+        " && navigator.serviceWorker.controller.state === 'activated'"
+    )
+    kept = """async () => {
+        const cache = await caches.open((await caches.keys())[0]);
+        const page = await cache.match("/offline/", { ignoreVary: true });
+        return page && page.headers.get("Content-Language");
+    }"""
+    page.wait_for_function(f"({kept})().then((language) => language === 'en')")
+    held = []
+    session.context.route(re.compile(r"/offline/\?language=de$"), lambda route: held.append(route))
+    tell = "(language) => navigator.serviceWorker.controller.postMessage({ language })"
+    page.evaluate(tell, "de")  # its answer waits
+    for _wait in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the worker fetched no German offline page"
+    page.evaluate(tell, "en")  # the page shown since: English, the one kept already
+    page.wait_for_timeout(300)
+    held[0].continue_()
+    page.wait_for_timeout(1000)
+    assert page.evaluate(kept) == "en"
