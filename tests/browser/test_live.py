@@ -10,8 +10,13 @@ from tests.factories import make_match, nmbrs_match, play, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+#: How long a page waits for news its stream brings (ms): less than the 5 s after which a
+#: page without its stream would poll (none may be sent). How soon it comes is measured by
+#: ``bench.live`` (p95 0.1-0.3 s); a loaded test run took more than 1 s.
+STREAMED = 4000
 
-def test_the_next_round_reaches_the_waiting_player_within_a_second(open_asgi_browser, alice, bob):
+
+def test_the_next_round_reaches_the_waiting_player_by_its_stream(open_asgi_browser, alice, bob):
     match = make_match(alice, bob, pace="rounds")
     play(match, alice)
     waiting = open_asgi_browser()
@@ -23,13 +28,13 @@ def test_the_next_round_reaches_the_waiting_player_within_a_second(open_asgi_bro
     moving.goto(match.get_absolute_url())
     expect(bob_page.locator(".round strong")).to_have_text("1")
     answered(bob_page, lambda: bob_page.keyboard.press("Enter"))
-    expect(alice_page.locator(".round strong")).to_have_text("2", timeout=1000)
+    expect(alice_page.locator(".round strong")).to_have_text("2", timeout=STREAMED)
     expect(alice_page.locator("[data-current]")).to_be_visible()
     assert still_the_same_page(alice_page)
     assert polls == []
 
 
-def test_a_move_at_the_nmbrs_table_reaches_the_other_player_within_a_second(
+def test_a_move_at_the_nmbrs_table_reaches_the_other_player_by_its_stream(
     open_asgi_browser, alice, bob
 ):
     match = nmbrs_match(alice, bob)
@@ -41,18 +46,18 @@ def test_a_move_at_the_nmbrs_table_reaches_the_other_player_within_a_second(
     shown = bob_page.locator("#play").get_attribute("data-version")
     move = services.load(match).rules.auto_move(game, 0)
     services.play(match.pk, alice, str(move), 0)
-    expect(bob_page.locator("#play")).not_to_have_attribute("data-version", shown, timeout=1000)
+    expect(bob_page.locator("#play")).not_to_have_attribute("data-version", shown, timeout=STREAMED)
     assert still_the_same_page(bob_page)
     assert polls == []
 
 
-def test_the_waiting_room_sees_the_match_begin_within_a_second(open_asgi_browser, alice, bob):
+def test_the_waiting_room_sees_the_match_begin_by_its_stream(open_asgi_browser, alice, bob):
     match = services.create_match(alice, players=2, time_control="1d", rated=False, invite=["bob"])
     session = open_asgi_browser()
     log_in(session, "alice")
     page, polls = following(session, match.get_absolute_url())
     services.join(match.pk, bob)
-    expect(page.locator("[data-current]")).to_be_visible(timeout=1000)
+    expect(page.locator("[data-current]")).to_be_visible(timeout=STREAMED)
     assert still_the_same_page(page)
     assert polls == []
 
