@@ -66,3 +66,23 @@ def test_a_guest_left_alone_is_offered_a_bot(open_browser, monkeypatch):
     expect(page).to_have_url(IN_A_MATCH)
     match = Match.objects.get()
     assert match.realtime and match.seats.filter(bot="medium").exists()
+
+
+def test_a_german_account_alone_in_a_pool_of_3_plays_the_bot_and_sees_its_rating(
+    open_browser, alice, monkeypatch
+):
+    monkeypatch.setattr(pools, "BOT_AFTER", timedelta(seconds=1))  # the server is this process
+    session = open_browser(locale="de-DE", **PHONE)
+    page = log_in(session, "alice")
+    session.goto("/play/")
+    pool = page.locator('[data-pool="nmbrs"]')
+    pool.get_by_label("3").check()
+    pool.locator('[data-speed="30s"]').click()
+    offer = page.locator('[data-bot-offer="medium"]')
+    expect(offer).to_contain_text("eine Partie zu zweit gegen einen Bot")
+    expect(offer).to_contain_text("Partien gegen Bots werden nicht gewertet.")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    offer.locator("[data-play-pool-bot]").click()
+    expect(page).to_have_url(IN_A_MATCH)
+    match = Match.objects.get()
+    assert match.seats.count() == 2 and not match.rated

@@ -96,3 +96,9 @@ def test_a_finished_pages_rating_changes_come_without_a_reload(open_asgi_browser
         assert still_the_same_page(page)
     width = alice_page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, width
+    alices.goto("/@/alice/")  # her profile counts the game beside her real-time rating
+    expect(alice_page.locator('[data-stat="rating-nmbr9-live"]')).to_contain_text(
+        "· 1 gewertete Partie"
+    )
+    width = alice_page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
