@@ -147,6 +147,9 @@ def test_a_visitor_plays_the_nmbr9_tutorial_through(open_browser, language, scre
 
     session.goto("/help/nmbr9/")
     page.locator("[data-learn]").click()
+    # The keys are the page's script's, which runs once the page has loaded (a click on
+    # a link waits only for the new page to begin).
+    page.wait_for_load_state()
     expect(page.locator("h1")).to_have_text(words["learn"])
     expect(page.locator("#learn")).to_have_attribute("data-step", "1")
     expect(page.locator("[data-lesson]")).to_have_text(said(lessons[0].says, language))
@@ -260,6 +263,7 @@ def test_a_visitor_plays_the_nmbrs_tutorial_through(open_browser, language, scre
 
     session.goto("/help/nmbrs/")
     page.locator("[data-learn]").click()
+    page.wait_for_load_state()  # the buttons are htmx's once the page has loaded
     expect(step).to_have_attribute("data-step", "1")
     expect(page.locator("[data-lesson]")).to_have_text(said(lessons[0].says, language))
 
