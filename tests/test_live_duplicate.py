@@ -249,3 +249,39 @@ def test_a_game_over_leads_back_to_the_tournament_and_says_who_left_early(client
     assert "data-left-early" in page and "data-back-to-tournament" in page
     assert 'class="live-round-time"' not in page  # the round's time is not this game's
     assert "data-what-next" not in page and "data-daily-link" not in page  # the way on
+
+
+def test_a_player_who_leaves_is_out_of_the_game_now_and_dealt_no_more(alice, bob, carol):
+    tournament = started(alice, bob, carol, games=2)
+    for player in (alice, bob):
+        play(game_of(tournament, player), player)
+    assert deal(tournament).dealt == 1  # carol awaited
+    live_duplicate.withdraw(tournament.pk, carol)
+    theirs = Seat.objects.get(match=game_of(tournament, carol))
+    assert theirs.state == Seat.State.RESIGNED and theirs.match.is_finished
+    assert Entry.objects.get(tournament=tournament, player=carol).withdrawn
+    assert deal(tournament).dealt == 2  # the others go on at once, not waiting for carol
+    while deal(tournament).dealt is not None:
+        for player in (alice, bob):
+            play(game_of(tournament, player), player)
+    second = Match.objects.filter(puzzle=deal(tournament, 2))
+    assert sorted(m.seats.get().player_id for m in second) == sorted([alice.pk, bob.pk])
+    entry = Entry.objects.get(tournament=tournament, player=carol)
+    assert entry.played == 1 and entry.rank is not None  # the game left counts
+
+
+def test_leaving_is_refused_clearly_when_there_is_nothing_to_leave(alice, bob, carol):
+    tournament = started(alice, bob)
+    with pytest.raises(MoveRefused, match="You are not in this tournament"):
+        live_duplicate.withdraw(tournament.pk, carol)
+    live_duplicate.withdraw(tournament.pk, bob)
+    with pytest.raises(MoveRefused, match="You have left this tournament already"):
+        live_duplicate.withdraw(tournament.pk, bob)
+    assert game_of(tournament, alice).status == Match.Status.ACTIVE  # nothing else changed
+    upcoming = live_duplicate.create(
+        alice, name="Later", game="nmbr9", games=1, speed="15s",
+        starts=timezone.now() + timedelta(hours=1), open=True,
+    )  # fmt: skip
+    with pytest.raises(MoveRefused, match="not running"):
+        live_duplicate.withdraw(upcoming.pk, alice)
+    assert not Entry.objects.filter(tournament=upcoming, withdrawn=True).exists()

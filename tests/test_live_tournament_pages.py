@@ -205,3 +205,36 @@ def test_the_home_page_leads_an_entrant_to_their_game_while_it_runs(client, alic
     assert f'href="{game_of(tournament, bob).get_absolute_url()}" data-live-game' in home
     client.force_login(carol)
     assert "data-live-game" not in client.get(reverse("home")).text
+
+
+def test_a_player_leaves_from_their_game_and_nothing_says_a_next_game_comes(
+    client, alice, bob, carol
+):
+    tournament = live_started(alice, bob, carol, games=2)
+    mine = game_of(tournament, carol)
+    client.force_login(carol)
+    page = client.get(mine.get_absolute_url()).text
+    assert "data-withdraw-confirm" in page and "Leave the tournament…" in page
+    url = reverse("tournament_withdraw", args=[tournament.pk])
+    assert f'action="{url}"' in page
+    response = client.post(url, follow=True)
+    assert response.redirect_chain[-1][0] == tournament.get_absolute_url()
+    page = response.text
+    assert "You have left the tournament: no more games will be dealt to you." in page
+    assert "data-withdrawn" in page and "data-withdraw-confirm" not in page
+    assert re.search(r'data-entry="carol">.*?\(withdrawn\)', page)
+    # the game left is over for them, and its page does not look for a next one
+    page = client.get(mine.get_absolute_url()).text
+    assert "data-left-early" in page and "data-withdraw-confirm" not in page
+    assert "data-next-tournament-poll" not in page
+    # the others go on; their pages still offer to leave, in German too
+    client.force_login(bob)
+    page = client.get(game_of(tournament, bob).get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Turnier verlassen…" in page
+    # an own-pace duplicate has nothing to withdraw from: a clear refusal, nothing changed
+    own = new_duplicate(alice)
+    Tournament.objects.filter(pk=own.pk).update(status=Tournament.Status.RUNNING)
+    client.force_login(alice)
+    response = client.post(reverse("tournament_withdraw", args=[own.pk]))
+    assert response.status_code == 400
+    assert "played when you like" in response.text

@@ -401,6 +401,10 @@ def test_a_finished_swiss_table_says_the_next_round_comes_to_it(
     assert wait.startswith(f"data-next-tournament-poll>Your table of the next round {told}")
     german = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
     assert "Deine Partie der nächsten Runde" in german
+    # withdrawn, no next round is theirs: nothing says one comes
+    swiss_rounds.withdraw(tournament.pk, alice)
+    page = client.get(table.get_absolute_url()).text
+    assert "data-next-tournament-poll" not in page and "data-back-to-tournament" in page
 
 
 def test_a_game_at_ones_own_pace_looks_for_no_next_game(client, alice, bob):

@@ -340,16 +340,23 @@ def leave(request: AccountRequest, tournament_id: int) -> HttpResponse:
 @accounts.account_required
 @require_POST
 def withdraw(request: AccountRequest, tournament_id: int) -> HttpResponse:
-    """Leave a running swiss (its page asks first): paired no more, and told so."""
-    response = _act(request, tournament_id, lambda t: swiss_rounds.withdraw(t.pk, request.user))
+    """Leave a running swiss or live duplicate (its pages ask first): paired or dealt no
+    more games, and told so."""
+    swiss = _find(request, tournament_id).format == Tournament.Format.SWISS
+    leave = swiss_rounds.withdraw if swiss else live_duplicate.withdraw
+    response = _act(request, tournament_id, lambda t: leave(t.pk, request.user))
     if response.status_code == 302:
-        messages.success(
-            request,
-            _(
+        if swiss:
+            told = _(
                 "You have withdrawn from the tournament: you will be paired no more. "
                 "A table of yours under way is still yours to finish."
-            ),
-        )
+            )
+        else:
+            told = _(
+                "You have left the tournament: no more games will be dealt to you. "
+                "Your scores so far count."
+            )
+        messages.success(request, told)
     return response
 
 

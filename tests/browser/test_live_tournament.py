@@ -128,3 +128,17 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
     bobs.goto("/tournaments/")
     expect(bob_page.locator(f"[data-live-game='{tournament.pk}']")).to_be_visible()
     expect(bob_page.locator("[data-live-mode]")).to_have_text("Live")
+
+    # bob leaves the tournament from his game (asked first): alice goes on without him
+    bobs.goto(Match.objects.get(puzzle=second, seats__player=bob).get_absolute_url())
+    bob_page.get_by_text("Turnier verlassen…").click()
+    bob_page.get_by_role("button", name="Turnier verlassen", exact=True).click()
+    expect(bob_page.locator("h1")).to_have_text("Live cup")
+    expect(bob_page.locator("[data-withdrawn]")).to_have_text(
+        "Du hast das Turnier verlassen: Dir werden keine Spiele mehr ausgeteilt."
+    )
+    expect(bob_page.locator("[data-entry=bob]")).to_contain_text("(zurückgezogen)")
+    width = bob_page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
+    confirm(page, "Confirm")  # the round awaits nobody else
+    expect(page.locator(".round strong")).to_have_text("2")

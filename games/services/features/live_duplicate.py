@@ -17,6 +17,7 @@ Standings are the duplicate's (``tournaments.update_standings``), worked out onc
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections.abc import Mapping
@@ -34,7 +35,7 @@ from games.infra import events
 from games.models import Entry, Match, Puzzle, Seat, Tournament
 from games.registry import find_game, puzzle_games, puzzle_rules
 from games.services.features import tournaments
-from games.services.match import deadlines, lobby, unit
+from games.services.match import deadlines, lobby, play, unit
 from games.services.match.kept import load_many
 from games.services.match.matchview import version, view_of
 from games.services.match.record import MoveRefused
@@ -180,6 +181,35 @@ def _fallback(change: unit.Change, dealt: int, now: datetime) -> int:
     seat.total_strikes += 1
     deadlines.settle(change, now, moved=seat)
     return 1
+
+
+def withdraw(tournament_id: int, player) -> None:
+    """Leave a running live duplicate: no next game is dealt to the player, and their game
+    under way is left (its score so far counting; the round goes on without them)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.mode != Tournament.Mode.LIVE:
+            raise MoveRefused(
+                _("Each game of this tournament is played when you like: just leave it unplayed.")
+            )
+        if tournament.status != Tournament.Status.RUNNING:
+            raise MoveRefused(_("This tournament is not running."))
+        mine = Entry.objects.filter(tournament=tournament, player=player).first()
+        if mine is None:
+            raise MoveRefused(_("You are not in this tournament."))
+        if mine.withdrawn:
+            raise MoveRefused(_("You have left this tournament already."))
+        Entry.objects.filter(pk=mine.pk).update(withdrawn=True)
+    games = Match.objects.filter(
+        puzzle__tournament_id=tournament_id,
+        kind=Match.Kind.DUPLICATE,
+        status=Match.Status.ACTIVE,
+        seats__player=player,
+        seats__state=Seat.State.PLAYING,
+    )
+    for game_id in games.values_list("pk", flat=True):
+        with contextlib.suppress(MoveRefused):  # its last card placed: the score stands
+            play.resign(game_id, player)
 
 
 def moved(deal_id: int) -> None:

@@ -5,7 +5,7 @@ Reads only."""
 
 from __future__ import annotations
 
-from games.models import Match, Tournament
+from games.models import Entry, Match, Tournament
 
 #: Seconds between the looks of a finished game's page for the player's next game of its
 #: tournament: one played live (its next game begins at once, its clock running), one by
@@ -27,7 +27,7 @@ def after_game(tournament: Tournament, match: Match, player) -> tuple[Match | No
     found = under_way(tournament, player, match)
     if found is not None or tournament.status != Tournament.Status.RUNNING:
         return found, 0
-    if is_last(tournament, match):
+    if is_last(tournament, match) or withdrawn(tournament, player):
         return None, 0
     return None, FOLLOW_LIVE if played_live else FOLLOW_BY_POST
 
@@ -40,6 +40,11 @@ def is_last(tournament: Tournament, match: Match) -> bool:
         deal = match.puzzle
         number = (deal.number or 0) if deal is not None else 0
     return number >= tournament.games
+
+
+def withdrawn(tournament: Tournament, player) -> bool:
+    """Whether ``player`` has left ``tournament`` while it runs: no game of it follows."""
+    return Entry.objects.filter(tournament=tournament, player=player, withdrawn=True).exists()
 
 
 def under_way(tournament: Tournament, player, but: Match | None = None) -> Match | None:
