@@ -167,7 +167,7 @@ def make_field(players: int) -> tuple[Tournament, list[Page]]:
         tournaments.join(tournament.pk, user)
     Tournament.objects.filter(pk=tournament.pk).update(starts=timezone.now())
     done = live_duplicate.run_due()
-    assert done["start"] == 1 and done["first"] == 1, done
+    assert done["start"] == 1 and done["deal"] == 1, done
     hour = timedelta(hours=1)
     Tournament.objects.filter(pk=tournament.pk).update(time_per_move=hour)
     Puzzle.objects.filter(tournament=tournament).update(due=timezone.now() + hour)

@@ -14,8 +14,8 @@ from games.models import Entry, Match, Puzzle, Seat, Tournament
 from games.services import MoveRefused
 from games.services.features import live_duplicate
 from games.services.match import lockstep
+from tests.factories import break_over, play
 from tests.factories import live_started as started
-from tests.factories import play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,6 +115,19 @@ def test_games_follow_one_another_and_the_finish_ranks_the_entrants(alice, bob):
                 if match.status == Match.Status.ACTIVE:
                     play(match, player)
         assert deal(tournament, number).closes is not None
+        if number == 1:
+            # a pause for all to see how it ended: the next game is dealt after it
+            tournament.refresh_from_db()
+            assert tournament.status == Tournament.Status.RUNNING
+            coming = live_duplicate.next_deal(tournament)
+            assert coming is not None and coming[0] == 2
+            assert coming[1] == deal(tournament).closes + live_duplicate.BREAK
+            assert live_duplicate.run_due()["deal"] == 0
+            assert not Puzzle.objects.filter(tournament=tournament, number=2).exists()
+            assert not live_duplicate.work_due(timezone.now())  # the clock waits too
+            assert live_duplicate.work_due(coming[1])  # and hands it over once due
+            break_over(tournament)
+            assert live_duplicate.run_due()["deal"] == 0  # dealt once
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     entries = list(Entry.objects.filter(tournament=tournament).order_by("rank"))
@@ -225,9 +238,9 @@ def test_a_real_time_swiss_is_no_live_duplicate_for_the_clock_or_its_page(
     due = deal(tournament).pk
     Puzzle.objects.filter(pk=due).update(due=timezone.now() - timedelta(seconds=1))
     done = live_duplicate.run_due()
-    assert done["first"] == 0 and done["close"]  # the duplicate's round closed
+    assert done["deal"] == 0 and done["close"]  # the duplicate's round closed
     assert not Puzzle.objects.filter(tournament=swiss).exists()
-    assert not live_duplicate.first_game(swiss.pk)
+    assert not live_duplicate.deal_next(swiss.pk)
     client.force_login(alice)
     page = client.get(reverse("tournament", args=[swiss.pk])).content.decode()
     assert "data-live-board" not in page and "being dealt" not in page
@@ -264,6 +277,7 @@ def test_a_player_who_leaves_is_out_of_the_game_now_and_dealt_no_more(alice, bob
     while deal(tournament).dealt is not None:
         for player in (alice, bob):
             play(game_of(tournament, player), player)
+    break_over(tournament)
     second = Match.objects.filter(puzzle=deal(tournament, 2))
     assert sorted(m.seats.get().player_id for m in second) == sorted([alice.pk, bob.pk])
     entry = Entry.objects.get(tournament=tournament, player=carol)

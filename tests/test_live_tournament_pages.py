@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Match, Puzzle, Tournament
 from games.services.features import live_duplicate
-from tests.factories import live_started, new_duplicate, play
+from tests.factories import break_over, live_started, new_duplicate, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -162,6 +162,8 @@ def test_once_over_the_final_standings_and_every_games_displays_compared(client,
                 match = game_of(tournament, player, number)
                 if match.status == Match.Status.ACTIVE:
                     play(match, player)
+        if number == 1:
+            break_over(tournament)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     client.force_login(carol)

@@ -19,7 +19,7 @@ from games.models import Entry, Match, Notification, Seat, Tournament
 from games.services.features import swiss_rounds, tournaments
 from games.services.match import play
 from games.services.match.matchview import rematch_offered
-from tests.factories import live_started, make_match
+from tests.factories import break_over, live_started, make_match
 
 pytestmark = pytest.mark.django_db
 
@@ -348,7 +348,13 @@ def test_a_finished_live_game_leads_its_player_to_the_next_game_at_once(client, 
     assert "Your next game opens here by itself as soon as it begins." in page
     german = client.get(first.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
     assert "Dein nächstes Spiel öffnet sich hier von selbst, sobald es beginnt." in german
-    play.resign(game(bob, 1).pk, bob)  # the last game on the deal over: game 2 is dealt
+    play.resign(game(bob, 1).pk, bob)  # the last game on the deal over: a pause, then game 2
+    waiting = client.get(look, HTTP_HX_REQUEST="true")
+    assert "HX-Redirect" not in waiting and "Game 2 begins in" in waiting.text
+    assert "data-countdown" in waiting.text and 'data-up="a moment"' in waiting.text
+    german = client.get(look, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de").text
+    assert "Spiel 2 beginnt in" in german and 'data-up="einem Augenblick"' in german
+    break_over(tournament)
     second = game(alice, 2)
     assert client.get(look, HTTP_HX_REQUEST="true")["HX-Redirect"] == second.get_absolute_url()
     page = client.get(first.get_absolute_url()).text
@@ -442,8 +448,13 @@ def test_a_live_tournaments_page_opens_the_entrants_game_when_it_starts_or_deals
             puzzle__tournament=tournament, puzzle__number=1, seats__player=player
         )
         play.resign(game.pk, player)
+    # the pause between the games: the page, fetched again once, says when the next begins
+    assert client.get(board, {"state": "running", "game": "1"})["HX-Refresh"] == "true"
+    pause = client.get(board, {"state": "running", "game": "0"}, HTTP_HX_REQUEST="true")
+    assert "Game 2 of 2 begins in" in pause.text and "data-countdown" in pause.text
+    break_over(tournament)
     second = Match.objects.get(puzzle__tournament=tournament, puzzle__number=2, seats__player=bob)
-    dealt = client.get(board, {"state": "running", "game": "1"}, HTTP_HX_REQUEST="true")
+    dealt = client.get(board, {"state": "running", "game": "0"}, HTTP_HX_REQUEST="true")
     assert dealt["HX-Redirect"] == second.get_absolute_url()
     client.force_login(carol)  # no game of hers: the page is fetched again
     assert client.get(standings, {"state": "upcoming"})["HX-Refresh"] == "true"

@@ -11,7 +11,7 @@ from games.http import SiteRequest
 from games.models import Match, RatingChange, Seat, Tournament
 from games.registry import find_game, puzzle_games
 from games.services import MatchView
-from games.services.features import next_games, puzzles, rematch
+from games.services.features import live_duplicate, next_games, puzzles, rematch
 from games.services.match import finish, lobby
 
 
@@ -64,7 +64,8 @@ def after_game(mv: MatchView, user) -> dict:
         return {}
     found, seconds = next_games.after_game(tournament, mv.match, user)
     live = tournament.mode == Tournament.Mode.LIVE
-    return {"next_match": found, "follow_seconds": seconds, "next_live": live}
+    coming = live_duplicate.next_deal(tournament) if seconds and live else None
+    return {"next_match": found, "follow_seconds": seconds, "next_live": live, "coming": coming}
 
 
 def what_next(request: SiteRequest, mv: MatchView) -> dict:

@@ -32,7 +32,11 @@ def live_context(tournament: Tournament, user) -> dict:
     for another tournament (a real-time swiss is live too: its tables are its own)."""
     if not is_live_duplicate(tournament):
         return {}
-    return {"live_tournament": True, "board": live_duplicate.board(tournament, user)}
+    return {
+        "live_tournament": True,
+        "board": live_duplicate.board(tournament, user),
+        "coming": live_duplicate.next_deal(tournament),
+    }
 
 
 @never_cache

@@ -14,6 +14,7 @@ from games.models import Match, Move, Puzzle, Tournament
 from games.services.features import live_duplicate
 from games.services.match import play
 from tests.browser.pages import PHONE, answered, log_in
+from tests.factories import break_over
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -115,6 +116,13 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
                 "Your next game opens here by itself as soon as it begins."
             )
             expect(page.locator("[data-live-leaders]")).to_have_count(0)
+    # a pause for both to see how game 1 ended, its end told on each page
+    expect(page.locator("[data-next-tournament-poll] [data-countdown]")).to_be_visible()
+    expect(page.locator("[data-next-tournament-poll]")).to_contain_text("Game 2 begins in")
+    expect(bob_page.locator("[data-next-tournament-poll]")).to_contain_text("Spiel 2 beginnt in")
+    width = bob_page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
+    break_over(tournament)
     second = Puzzle.objects.get(tournament=tournament, number=2)
     for player, session in ((alice, page), (bob, bob_page)):
         match = Match.objects.get(puzzle=second, seats__player=player)

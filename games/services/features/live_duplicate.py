@@ -7,11 +7,12 @@ deadline of its own), held at the steps dealt so far (``Puzzle.dealt``:
 through the one before (``advance``, after each move's commit), or when its time is up
 (``Puzzle.due``: ``close_round`` makes the fallback move for everybody behind; a player who
 missed ``MISSES`` steps in a row is out of that game, their score so far counting). Once
-every game on the deal is over the next game is dealt, or the tournament finishes. The
-clock (``manage.py clock``) hands the rounds whose time is up (``due_rounds``) and the live
-duplicates that are due to start (``due_starts``) to the fast workers (``work_due``); the
-sweep does the same every 30 s. Every step below claims its rows, so doing it twice does it
-once.
+every game on the deal is over the tournament finishes, or its next game is dealt a
+``BREAK`` later (``due_games``), all players having seen how the last one ended. The
+clock (``manage.py clock``) hands the rounds whose time is up (``due_rounds``), the live
+duplicates that are due to start (``due_starts``) and the games due to be dealt to the fast
+workers (``work_due``); the sweep does the same every 30 s. Every step below claims its
+rows, so doing it twice does it once.
 Standings are the duplicate's (``tournaments.update_standings``), worked out once per game.
 """
 
@@ -22,11 +23,11 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,6 +48,8 @@ MISSES = 2
 LEADERS = 10
 #: Lines of the leaderboard of the game being played on the tournament's page.
 BOARD = 100
+#: The pause between a live duplicate's games: the players see how the last one ended.
+BREAK = timedelta(seconds=15)
 
 
 def create(
@@ -142,11 +145,9 @@ def advance(deal_id: int, now: datetime | None = None) -> bool:
         if not claimed:
             return False
         tournaments.update_standings(tournament.pk, now)
-        if deal.number is not None and deal.number < tournament.games:
-            deal_game(tournament, deal.number + 1, now)
-        else:
+        if deal.number is None or deal.number >= tournament.games:
             tournaments.finish(tournament.pk, now)
-        return True
+        return True  # the next game is dealt a BREAK later (``due_games``)
 
 
 def close_round(deal_id: int, now: datetime | None = None) -> int:
@@ -241,44 +242,74 @@ def due_rounds(now: datetime) -> list[int]:
     return list(Puzzle.objects.filter(due__lte=now).values_list("pk", flat=True))
 
 
-def due_firsts() -> list[int]:
-    """The live tournaments started whose first game is not dealt yet."""
-    started = Tournament.objects.filter(
+def due_games(now: datetime) -> list[int]:
+    """The live duplicates running with no game being played whose next game is due: the
+    first as soon as they start, each next one ``BREAK`` after the last one closed."""
+    deals = Puzzle.objects.filter(tournament=OuterRef("pk"))
+    last = deals.order_by("-number")
+    running = Tournament.objects.filter(
         format=Tournament.Format.DUPLICATE,  # a real-time swiss is live too, without deals
         mode=Tournament.Mode.LIVE,
         status=Tournament.Status.RUNNING,
-        deals__isnull=True,
+    ).annotate(
+        played=Subquery(last.values("number")[:1]),
+        closed=Subquery(last.values("closes")[:1]),
+        playing=Exists(deals.filter(dealt__isnull=False)),
     )
-    return list(started.values_list("pk", flat=True))
+    due = running.filter(
+        Q(played__isnull=True) | Q(closed__lte=now - BREAK, played__lt=F("games")),
+        playing=False,
+    )
+    return list(due.values_list("pk", flat=True))
 
 
-def first_game(tournament_id: int, now: datetime | None = None) -> bool:
-    """Deal the first game of a live tournament just started; False if it was dealt."""
+def next_deal(tournament: Tournament) -> tuple[int, datetime] | None:
+    """The number of the live duplicate's next game and when it is dealt, while it runs
+    between two games (the first is dealt at the start)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    last = tournament.deals.order_by("-number").first()
+    if last is None or last.dealt is not None or last.closes is None:
+        return None
+    if last.number is None or last.number >= tournament.games:
+        return None
+    return last.number + 1, last.closes + BREAK
+
+
+def deal_next(tournament_id: int, now: datetime | None = None) -> bool:
+    """Deal the live tournament's next game if it is due (``due_games``); False if it is
+    not, or was dealt meanwhile."""
     now = now or timezone.now()
     try:
         with transaction.atomic():
             tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-            if (
-                tournament.format != Tournament.Format.DUPLICATE
-                or tournament.status != Tournament.Status.RUNNING
-                or tournament.deals.exists()
+            if tournament.format != Tournament.Format.DUPLICATE or tournament.mode != (
+                Tournament.Mode.LIVE
             ):
                 return False
-            deal_game(tournament, 1, now)
+            if not tournament.deals.exists():
+                if tournament.status != Tournament.Status.RUNNING:
+                    return False
+                deal_game(tournament, 1, now)
+                return True
+            coming = next_deal(tournament)
+            if coming is None or coming[1] > now:
+                return False
+            deal_game(tournament, coming[0], now)
     except IntegrityError:
         return False  # dealt meanwhile
     return True
 
 
 def run_due(now: datetime | None = None) -> dict[str, int]:
-    """Start the live duplicates due, deal their first games and close the rounds whose
+    """Start the live duplicates due, deal their games due and close the rounds whose
     time is up (the sweep, and the fast workers when the clock finds ``work_due``)."""
     now = now or timezone.now()
-    done = {"start": 0, "first": 0, "close": 0}
+    done = {"start": 0, "deal": 0, "close": 0}
     for tournament_id in due_starts(now):
         done["start"] += tournaments.start(tournament_id, now)
-    for tournament_id in due_firsts():
-        done["first"] += first_game(tournament_id, now)
+    for tournament_id in due_games(now):
+        done["deal"] += deal_next(tournament_id, now)
     for deal_id in due_rounds(now):
         done["close"] += close_round(deal_id, now)
     return done
@@ -298,7 +329,7 @@ def due_starts(now: datetime) -> list[int]:
 def work_due(now: datetime) -> bool:
     """Whether ``run_due`` has work now: what the clock asks before it sends the fast
     workers ``games.tasks.run_live`` (``clock.Ticker``)."""
-    return bool(due_rounds(now) or due_starts(now) or due_firsts())
+    return bool(due_rounds(now) or due_starts(now) or due_games(now))
 
 
 def current_deal(tournament: Tournament) -> Puzzle | None:
