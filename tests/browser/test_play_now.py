@@ -60,6 +60,15 @@ def test_a_guest_left_alone_is_offered_a_bot(open_browser, monkeypatch):
     page = play_now(open_browser(), "nmbr9", "30s")
     expect(page.locator("[data-pool-wait]")).to_be_visible()
     expect(page.locator('[data-bot-offer="medium"]')).to_be_visible()
+    # the two choices side by side, their words on one line
+    words = """(selector) => {
+      const range = document.createRange();
+      range.selectNodeContents(document.querySelector(selector));
+      const box = range.getBoundingClientRect();
+      return [box.top, box.bottom];
+    }"""
+    bot, keep = (page.evaluate(words, s) for s in ("[data-play-pool-bot]", "[data-keep-waiting]"))
+    assert abs(bot[0] - keep[0]) < 1 and abs(bot[1] - keep[1]) < 1, (bot, keep)
     page.locator("[data-keep-waiting]").click()
     expect(page.locator("[data-keep-waiting]")).to_have_count(0)
     page.locator("[data-play-pool-bot]").click()
