@@ -209,7 +209,7 @@ def withdraw(tournament_id: int, player) -> None:
         seats__state=Seat.State.PLAYING,
     )
     for game_id in games.values_list("pk", flat=True):
-        with contextlib.suppress(MoveRefused):  # its last card placed: the score stands
+        with contextlib.suppress(MoveRefused):  # every move made: the score stands
             play.resign(game_id, player)
 
 
