@@ -6,6 +6,7 @@ import html
 import re
 
 import pytest
+from django.urls import reverse
 
 from games import services
 from games.models import Move
@@ -80,3 +81,39 @@ def test_nmbrs_marks_the_answer_given_as_time_ran_out_not_a_chosen_one(client, a
         passed = {words.split()[2]: timed_out for words, timed_out in log if " passed " in words}
         assert passed == {first.username: False, second.username: True, third.username: False}
         assert sum(timed_out for _, timed_out in log) == 1
+
+
+def test_the_replay_marks_the_move_made_as_time_ran_out_in_both_games(client, alice, bob, carol):
+    match = services.start_realtime([alice, bob], game="nmbr9", speed="30s")
+    play(match, alice)
+    play(match, bob)
+    play(match, alice)
+    make_due(seat_of(match, bob))  # round 2: bob's time ran out
+    assert services.expire(seat_of(match, bob).pk)
+    services.resign(match.pk, alice)  # over: the replay opens
+    client.force_login(carol)
+    url = reverse("replay", args=[match.pk])
+    for round, marked in ((1, 0), (2, 1)):
+        page = client.get(url, {"round": round}).text
+        assert page.count("data-timed-out") == marked, round
+    page = client.get(url, {"round": 2}).text
+    turns = re.search(r'data-replay-turns="bob">(.*?)</li>', page, re.S).group(1)
+    assert MARK in turns and "data-timed-out" in turns
+    alices = re.search(r'data-replay-turns="alice">(.*?)</li>', page, re.S).group(1)
+    assert MARK not in alices
+    german = client.get(url, {"round": 2}, HTTP_ACCEPT_LANGUAGE="de").text
+    assert "(Zeit abgelaufen: automatisch gespielt)" in german
+
+    cards = services.start_realtime([alice, bob], game="nmbrs", speed="30s")
+    players = [seat.player for seat in cards.seats.order_by("index")]
+    first = players[state(cards).current]
+    services.play(cards.pk, first, "pass", 0)
+    second = players[state(cards).offer_to]
+    make_due(seat_of(cards, second))
+    assert services.expire(seat_of(cards, second).pk)
+    services.resign(cards.pk, first)
+    url = reverse("replay", args=[cards.pk])
+    for ply, marked in ((1, 0), (2, 1)):
+        page = client.get(url, {"ply": ply}).text
+        move = re.search(r"<p data-replay-move>(.*?)</p>", page, re.S).group(1)
+        assert (MARK in move) == bool(marked), (ply, move)

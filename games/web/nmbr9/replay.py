@@ -13,11 +13,12 @@ from games.inputs import parse_int
 from games.models import Seat
 from games.names import shown
 from games.nmbr9 import Board
-from games.services import MatchView, history, solo_line
+from games.services import MatchView, history, solo_line, timed_out
+from games.web.base import LogEntry
 from games.web.charts import score_chart
 from games.web.nmbr9.spoken import display_words
 from games.web.nmbr9.svg import board_svg
-from games.web.nmbr9.words import StepWords
+from games.web.nmbr9.words import StepWords, marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,7 @@ def replay(mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
     round = min(round, rounds)
     # The match is over: every player's steps are known in full.
     logs = {display.player: display.log for display in mv.view.displays}
+    fallbacks = timed_out(mv)  # the moves made as a player's time ran out say so
     words = StepWords()
     displays, turns = [], []
     for player, timeline in timelines.items():
@@ -69,7 +71,10 @@ def replay(mv: MatchView, query: QueryDict, *, par_line: list[str] | None = None
         display = timeline[step]
         name = shown(seat.player.username)
         texts = [
-            said for logged in logs[player] if logged.round == round for said in words(name, logged)
+            LogEntry("", said.text, said.notation, fallback)
+            for logged, fallback in marked(logs[player], fallbacks.get(player, frozenset()))
+            if logged.round == round
+            for said in words(name, logged)
         ]
         before = set(timeline[start].tiles)
         placed_now = [tile for tile in display.tiles if tile not in before]

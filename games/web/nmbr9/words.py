@@ -4,6 +4,7 @@ and the rules' refusals in the page's language."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,6 +142,19 @@ class StepWords:
         return said
 
 
+def marked(log: Iterable[Logged], theirs: Collection[int]) -> Iterator[tuple[Logged, bool]]:
+    """Each turn of a player's log with whether it was made for them as their time ran out
+    (``theirs``: the numbers of those moves among the player's own, ``services.timed_out``).
+    A turn is one of the player's moves; a forced reject or a skipped round is not."""
+    made = 0
+    for logged in log:
+        fallback = False
+        if logged.turn is not None and not logged.forced:
+            made += 1
+            fallback = made in theirs
+        yield logged, fallback
+
+
 def log_entries(mv: MatchView) -> list[LogEntry]:
     """What happened in the match as far as the viewer can see it, newest first."""
     view, seats = mv.view, mv.seats
@@ -154,17 +168,11 @@ def log_entries(mv: MatchView) -> list[LogEntry]:
     fallbacks = timed_out(mv)
     for display in view.displays:
         name = shown(seats[display.player].player.username)
-        theirs = fallbacks.get(display.player, frozenset())
-        order = made = 0
-        for logged in display.log:
+        order = 0
+        for logged, fallback in marked(display.log, fallbacks.get(display.player, frozenset())):
             when = rounds.get(logged.round)
             if when is None:
                 when = rounds[logged.round] = in_round % {"round": logged.round}
-            # A turn is one of the player's moves; a forced reject or a skipped round is not.
-            fallback = False
-            if logged.turn is not None and not logged.forced:
-                made += 1
-                fallback = made in theirs
             for said in words(name, logged):
                 entry = LogEntry(when, said.text, said.notation, fallback)
                 entries.append((logged.round, display.player, order, entry))

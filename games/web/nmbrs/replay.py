@@ -9,7 +9,7 @@ from django.http import QueryDict
 
 from games.inputs import parse_int
 from games.nmbrs.view import card_data
-from games.services import MatchView
+from games.services import MatchView, timed_out
 from games.services import history as match_history
 from games.web.nmbrs.compose import cards
 from games.web.nmbrs.words import log_text
@@ -34,12 +34,16 @@ def replay(mv: MatchView, query: QueryDict) -> dict[str, Any]:
         deals.setdefault(frame.view.deal, index)
     before = moves[ply - 2].view if ply > 1 else history[0].view
     said = " ".join(log_text(line, seats) for line in view.log[len(before.log) :])
+    fallback = False  # the move shown was made as its player's time ran out
+    if shown is not None:
+        made = sum(frame.player == shown.player for frame in moves[:ply])
+        fallback = made in timed_out(mv).get(shown.player, ())
     return {
         "ply": ply,
         "plies": last,
         "move": None
         if shown is None
-        else {"seat": seats[shown.player], "code": shown.text, "text": said},
+        else {"seat": seats[shown.player], "code": shown.text, "text": said, "timed_out": fallback},
         "deal": view.deal,
         "deals": sorted(deals.items()),
         "table": [{"number": s.number, "cards": cards(s.cards)} for s in view.table],
