@@ -399,3 +399,18 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   offer.hidden = true;
 });
+
+// The account's menu in the header closes as menus do: a click elsewhere, or Escape (which
+// gives the focus back to its name).
+document.addEventListener("click", (event) => {
+  for (const menu of document.querySelectorAll("[data-account-menu][open]")) {
+    if (!menu.contains(event.target)) menu.open = false;
+  }
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  const menu = document.querySelector("[data-account-menu][open]");
+  if (!menu) return;
+  menu.open = false;
+  menu.querySelector("summary").focus();
+});

@@ -59,7 +59,8 @@ def test_a_visitor_plays_a_bot_and_the_daily_signs_up_and_finds_both_on_the_prof
     account = User.objects.get(username="newcomer")
     assert DailyResult.objects.get(player=account).match_id == daily.pk
 
-    page.locator(".who").click()
+    page.locator(".who").click()  # the account's menu
+    page.locator("[data-nav-profile]").click()
     expect(
         page.locator(f'[data-current-games] a[href="{bot_match.get_absolute_url()}"]')
     ).to_be_visible()

@@ -28,6 +28,7 @@ def test_the_footer_switch_and_a_german_browser(open_browser, alice, bob):
     player = log_in(open_browser(), "alice")  # English browser, no saved language
     player.select_option("#language-choice", "de")
     player.get_by_role("button", name="Switch").click()
+    player.locator(".who").click()  # the account's menu
     expect(player.get_by_role("link", name="Einstellungen")).to_be_visible()
     assert Profile.objects.get(player=alice).language == "de"
     player.goto(player.url.rstrip("/") + match.get_absolute_url())

@@ -1,6 +1,9 @@
 """Every page on a phone (390 CSS px wide) in headless Chromium: nothing makes the page
 scroll sideways, and no page has a JavaScript error."""
 
+import itertools
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -98,3 +101,39 @@ def test_german_results_and_figures_fit_a_phone_which_is_not_told_about_keys(
     log_in(desktop, "alice")
     desktop.goto(solo.get_absolute_url())
     expect(desktop.page.locator(".keys-hint").first).to_be_visible()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_header_keeps_to_two_rows_and_its_account_menu_opens_and_closes(
+    open_browser, alice, language
+):
+    page = log_in(open_browser(locale=language, **PHONE), "alice")
+    words = {"en": ("Your profile", "Settings"), "de": ("Dein Profil", "Einstellungen")}[language]
+    tops = sorted(
+        page.evaluate(
+            """() => [...document.querySelectorAll('.site-header nav > *')]
+                .map((item) => item.getBoundingClientRect().top)"""
+        )
+    )
+    rows = 1 + sum(later - earlier > 10 for earlier, later in itertools.pairwise(tops))
+    assert rows <= 2, tops
+    menu = page.locator("[data-account-menu] .menu")
+    expect(menu).to_be_hidden()
+    # by keyboard: the name opens it, Escape closes it and leaves the focus on the name
+    page.locator(".who").focus()
+    page.keyboard.press("Enter")
+    expect(menu.get_by_role("link", name=words[0])).to_be_visible()
+    expect(menu.get_by_role("link", name=words[1])).to_be_visible()
+    box = menu.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    assert page.evaluate("document.activeElement.classList.contains('who')")
+    # by touch: a tap elsewhere closes it; its link leads to the profile
+    page.locator(".who").click()
+    expect(menu).to_be_visible()
+    page.mouse.click(3, 700)  # the page beside its cards
+    expect(menu).to_be_hidden()
+    page.locator(".who").click()
+    menu.get_by_role("link", name=words[0]).click()
+    expect(page).to_have_url(re.compile(r"/@/alice/$"))

@@ -94,6 +94,7 @@ def test_a_challenge_is_picked_played_and_rated(open_browser, celery_worker, ali
         expect(page.get_by_role("button", name="Rematch: two new puzzles")).to_be_visible()
     ranks = dict(Seat.objects.filter(match=match).values_list("player__username", "rank"))
     bob_page.locator(".who").click()
+    bob_page.locator("[data-nav-profile]").click()
     rating = bob_page.locator('[data-stat="puzzle-rating"]').inner_text()
     if ranks["alice"] == ranks["bob"]:
         assert rating == "1500?"
@@ -118,6 +119,7 @@ def test_a_practice_puzzle_moves_the_puzzle_rating_shown_on_profile_and_lists(
     session.goto(f"/puzzle/{puzzle.pk}/")
     reload_until(page, "[data-puzzle-rating]:has-text('Rating 1480?')")
     page.locator(".who").click()
+    page.locator("[data-nav-profile]").click()
     expect(page.locator('[data-stat="solving"]')).to_have_text("1520?")
 
     session.goto("/leaderboard/")

@@ -58,6 +58,7 @@ def test_a_newcomer_plays_a_whole_solo_game(open_browser):
     session = open_browser()
     page = session.page
     sign_up_in(session, "newcomer")
+    page.locator(".who").click()  # the account's menu
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in", exact=True)).to_be_visible()
     page.get_by_role("link", name="Log in", exact=True).click()
@@ -84,6 +85,7 @@ def test_a_newcomer_plays_a_whole_solo_game(open_browser):
     expect(page.locator("[data-supply-list]")).to_have_count(0)
     expect(page.locator("[data-ghost-legend]")).to_have_count(0)
     page.locator(".who").click()
+    page.locator("[data-nav-profile]").click()
     expect(page.locator('[data-stat="best"]')).to_be_visible()
 
 
