@@ -44,7 +44,7 @@ def test_a_live_tournament_is_created_on_the_page_its_window_ignored(client, ali
     assert tournament.mode == Tournament.Mode.LIVE and tournament.games == 2
     assert tournament.time_per_move == timedelta(seconds=30)
     page = client.get(tournament.get_absolute_url()).text
-    assert "Live</strong> · 30 s a move" in page
+    assert "Live</strong> · 30 s a round" in page
 
 
 def settings_lines(page: str) -> list[str]:
@@ -54,11 +54,11 @@ def settings_lines(page: str) -> list[str]:
 @pytest.mark.parametrize(
     ("language", "live", "window", "gap_fillers"),
     [
-        ("en", "Live</strong> · 15 s a move", "1 day for each game", "gap fillers"),
-        ("de", "Live</strong> · 15 s pro Zug", "1 Tag für jedes Spiel", "Lückenfüller"),
+        ("en", "Live</strong> · 15 s a round", "1 day for each game", "gap fillers"),
+        ("de", "Live</strong> · 15 s pro Runde", "1 Tag für jedes Spiel", "Lückenfüller"),
     ],
 )
-def test_a_tournaments_line_names_no_pace_and_a_live_ones_time_a_move(
+def test_a_tournaments_line_names_no_pace_and_a_live_ones_time_a_round(
     client, alice, language, live, window, gap_fillers
 ):
     live_cup = live_duplicate.create(
@@ -222,7 +222,8 @@ def test_a_player_leaves_from_their_game_and_nothing_says_a_next_game_comes(
     response = client.post(url, follow=True)
     assert response.redirect_chain[-1][0] == tournament.get_absolute_url()
     page = response.text
-    assert "You have left the tournament: no more games will be dealt to you." in page
+    assert "You have left the tournament. Your scores so far count; the others play on." in page
+    assert page.count("no more games are dealt to you") == 1  # said once
     assert "data-withdrawn" in page and "data-withdraw-confirm" not in page
     assert re.search(r'data-entry="carol">.*?\(withdrawn\)', page)
     # the game left is over for them, and its page does not look for a next one

@@ -352,10 +352,7 @@ def withdraw(request: AccountRequest, tournament_id: int) -> HttpResponse:
                 "A table of yours under way is still yours to finish."
             )
         else:
-            told = _(
-                "You have left the tournament: no more games will be dealt to you. "
-                "Your scores so far count."
-            )
+            told = _("You have left the tournament. Your scores so far count; the others play on.")
         messages.success(request, told)
     return response
 

@@ -44,7 +44,7 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
     page.fill("#id_starts", starts.strftime("%Y-%m-%dT%H:%M"))
     page.get_by_role("button", name="Create the tournament").click()
     expect(page.locator("h1")).to_have_text("Live cup")
-    expect(page.locator(".settings-line")).to_contain_text("Live · 60 s a move")
+    expect(page.locator(".settings-line")).to_contain_text("Live · 60 s a round")
     tournament = Tournament.objects.get()
     assert tournament.mode == Tournament.Mode.LIVE
 

@@ -87,6 +87,10 @@ def test_a_tournament_page_in_german_on_a_phone(open_browser, alice, bob):
     rules.locator("summary").click()
     expect(rules.locator("p").first).to_be_visible()
     assert fits(page, "[data-standings] .table-scroll")
+    percents = page.locator("[data-standings] td[data-percent]")
+    assert {cell.evaluate("(e) => getComputedStyle(e).whiteSpace") for cell in percents.all()} == {
+        "nowrap"
+    }  # "87,5%" never breaks before its "%"
     session.goto("/tournaments/")
     assert fits(page, ".table-scroll")
     breaks = "(e) => getComputedStyle(e).overflowWrap"
