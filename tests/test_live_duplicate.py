@@ -299,3 +299,22 @@ def test_leaving_is_refused_clearly_when_there_is_nothing_to_leave(alice, bob, c
     with pytest.raises(MoveRefused, match="not running"):
         live_duplicate.withdraw(upcoming.pk, alice)
     assert not Entry.objects.filter(tournament=upcoming, withdrawn=True).exists()
+
+
+def test_a_player_whose_time_ran_out_is_told_one_more_miss_puts_them_out(client, alice, bob):
+    tournament = started(alice, bob)
+    play(game_of(tournament, alice), alice)
+    Puzzle.objects.filter(pk=deal(tournament).pk).update(due=timezone.now())
+    live_duplicate.run_due()  # bob's card placed for him: one strike
+    client.force_login(bob)
+    page = client.get(game_of(tournament, bob).get_absolute_url()).text
+    assert "data-strike-warning" in page and "Miss the next one too" in page
+    german = client.get(game_of(tournament, bob).get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de")
+    assert "Verpasst du auch den nächsten" in german.text
+    client.force_login(alice)  # not hers
+    assert (
+        "data-strike-warning" not in client.get(game_of(tournament, alice).get_absolute_url()).text
+    )
+    play(game_of(tournament, bob), bob)  # his own move: the warning goes
+    client.force_login(bob)
+    assert "data-strike-warning" not in client.get(game_of(tournament, bob).get_absolute_url()).text

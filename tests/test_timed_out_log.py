@@ -58,6 +58,11 @@ def test_nmbr9_marks_the_tile_placed_as_time_ran_out(client, alice, bob, carol):
                 assert words.startswith(("Round 1 ", "Round 2 alice ")), log
     german = log_of(client, match, carol, "de")
     assert [w for w, t in german if t][0].endswith("(Zeit abgelaufen: automatisch gespielt)")
+    # bob's own page warns him that one more miss puts him out; the others' pages do not
+    for reader, warned in ((bob, True), (alice, False), (carol, False)):
+        client.force_login(reader)
+        page = client.get(match.get_absolute_url()).text
+        assert ("data-strike-warning" in page) == warned, reader
 
 
 def test_nmbrs_marks_the_answer_given_as_time_ran_out_not_a_chosen_one(client, alice, bob, carol):

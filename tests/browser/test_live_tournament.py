@@ -102,6 +102,10 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
     assert live_duplicate.run_due()["close"] == 1
     for player in (page, bob_page):
         expect(player.locator(".round strong")).to_have_text("4")
+    expect(bob_page.locator("[data-strike-warning]")).to_contain_text(
+        "Verpasst du auch den nächsten, bist du aus diesem Spiel raus."
+    )
+    expect(page.locator("[data-strike-warning]")).to_have_count(0)
     expect(rounds).to_have_text("Game 1 of 2 · round 4 of 20")
     bobs_game = Match.objects.get(puzzle=deal, seats__player=bob)
     assert Move.objects.filter(match=bobs_game, auto=True).count() == 1
