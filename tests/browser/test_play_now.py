@@ -91,6 +91,11 @@ def test_a_german_account_alone_in_a_pool_of_3_plays_the_bot_and_sees_its_rating
     expect(offer).to_contain_text("eine Partie zu zweit gegen einen Bot")
     expect(offer).to_contain_text("Partien gegen Bots werden nicht gewertet.")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # on a phone the two choices stand one above the other, each as wide as the other
+    bot, keep = (
+        offer.locator(s).bounding_box() for s in ("[data-play-pool-bot]", "[data-keep-waiting]")
+    )
+    assert bot["width"] == keep["width"] and keep["y"] >= bot["y"] + bot["height"], (bot, keep)
     offer.locator("[data-play-pool-bot]").click()
     expect(page).to_have_url(IN_A_MATCH)
     match = Match.objects.get()
