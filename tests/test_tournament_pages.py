@@ -346,11 +346,14 @@ def test_a_finished_live_game_leads_its_player_to_the_next_game_at_once(client, 
     waiting = client.get(look, HTTP_HX_REQUEST="true")
     assert "HX-Redirect" not in waiting and "data-next-tournament-poll" in waiting.text
     assert "Your next game opens here by itself as soon as it begins." in page
+    assert "The others are still playing this game." in page  # bob
     german = client.get(first.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").text
     assert "Dein nächstes Spiel öffnet sich hier von selbst, sobald es beginnt." in german
+    assert "Die anderen spielen dieses Spiel noch." in german
     play.resign(game(bob, 1).pk, bob)  # the last game on the deal over: a pause, then game 2
     waiting = client.get(look, HTTP_HX_REQUEST="true")
     assert "HX-Redirect" not in waiting and "Game 2 begins in" in waiting.text
+    assert "still playing" not in waiting.text
     assert "data-countdown" in waiting.text and 'data-up="a moment"' in waiting.text
     german = client.get(look, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de").text
     assert "Spiel 2 beginnt in" in german and 'data-up="einem Augenblick"' in german

@@ -117,7 +117,8 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
         if player == alice:
             waiting = page.locator("[data-next-tournament-poll]")
             expect(waiting).to_have_text(
-                "Your next game opens here by itself as soon as it begins."
+                "Your next game opens here by itself as soon as it begins. "
+                "The others are still playing this game."
             )
             expect(page.locator("[data-live-leaders]")).to_have_count(0)
     # a pause for both to see how game 1 ended, its end told on each page
