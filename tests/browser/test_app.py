@@ -34,6 +34,14 @@ CACHED = """async () => {
 }"""
 
 
+#: The language of the offline page the service worker keeps.
+OFFLINE_LANGUAGE = """async () => {
+    const cache = await caches.open((await caches.keys())[0]);
+    const page = await cache.match("/offline/", { ignoreVary: true });
+    return page && page.headers.get("Content-Language");
+}"""
+
+
 def test_the_worker_takes_the_site_and_answers_a_page_opened_offline(open_browser, live_server):
     session = open_browser()
     page = session.page
@@ -160,12 +168,7 @@ def test_the_offline_page_speaks_the_language_the_player_chose(open_browser):
     page.select_option("#language-choice", "de")
     page.get_by_role("button", name="Switch").click()
     expect(page.locator("html")).to_have_attribute("lang", "de")
-    kept = """async () => {
-        const cache = await caches.open((await caches.keys())[0]);
-        const page = await cache.match("/offline/", { ignoreVary: true });
-        return page && page.headers.get("Content-Language");
-    }"""
-    page.wait_for_function(f"({kept})().then((language) => language === 'de')")
+    page.wait_for_function(f"({OFFLINE_LANGUAGE})().then((language) => language === 'de')")
     session.context.set_offline(True)
     session.goto("/leaderboard/")
     expect(page.locator("html")).to_have_attribute("lang", "de")
@@ -184,12 +187,7 @@ def test_the_offline_page_kept_is_in_the_language_asked_for_last(open_browser):
         "navigator.serviceWorker.controller !== null"
         " && navigator.serviceWorker.controller.state === 'activated'"
     )
-    kept = """async () => {
-        const cache = await caches.open((await caches.keys())[0]);
-        const page = await cache.match("/offline/", { ignoreVary: true });
-        return page && page.headers.get("Content-Language");
-    }"""
-    page.wait_for_function(f"({kept})().then((language) => language === 'en')")
+    page.wait_for_function(f"({OFFLINE_LANGUAGE})().then((language) => language === 'en')")
     held = []
     session.context.route(re.compile(r"/offline/\?language=de$"), lambda route: held.append(route))
     tell = "(language) => navigator.serviceWorker.controller.postMessage({ language })"
@@ -203,4 +201,4 @@ def test_the_offline_page_kept_is_in_the_language_asked_for_last(open_browser):
     page.wait_for_timeout(300)
     held[0].continue_()
     page.wait_for_timeout(1000)
-    assert page.evaluate(kept) == "en"
+    assert page.evaluate(OFFLINE_LANGUAGE) == "en"
