@@ -283,16 +283,13 @@ def deal_next(tournament_id: int, now: datetime | None = None) -> bool:
     try:
         with transaction.atomic():
             tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-            if tournament.format != Tournament.Format.DUPLICATE or tournament.mode != (
-                Tournament.Mode.LIVE
+            if (
+                tournament.format != Tournament.Format.DUPLICATE
+                or tournament.mode != Tournament.Mode.LIVE
+                or tournament.status != Tournament.Status.RUNNING
             ):
                 return False
-            if not tournament.deals.exists():
-                if tournament.status != Tournament.Status.RUNNING:
-                    return False
-                deal_game(tournament, 1, now)
-                return True
-            coming = next_deal(tournament)
+            coming = next_deal(tournament) if tournament.deals.exists() else (1, now)
             if coming is None or coming[1] > now:
                 return False
             deal_game(tournament, coming[0], now)
