@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from games.models import Match, Move, Puzzle, Tournament
 from games.services.features import live_duplicate
 from games.services.match import play
-from tests.browser.pages import PHONE, answered, log_in
+from tests.browser.pages import PHONE, answered, log_in, tab_to
 from tests.factories import break_over
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -144,8 +144,13 @@ def test_a_live_duplicate_played_round_by_round_in_two_browsers(
 
     # bob leaves the tournament from his game (asked first): alice goes on without him
     bobs.goto(Match.objects.get(puzzle=second, seats__player=bob).get_absolute_url())
-    bob_page.get_by_text("Turnier verlassen…").click()
-    bob_page.get_by_role("button", name="Turnier verlassen", exact=True).click()
+    # with the keyboard alone: the disclosure, then its button
+    summary = bob_page.locator("[data-withdraw-confirm] summary")
+    expect(summary).to_have_text("Turnier verlassen…")
+    tab_to(bob_page, summary)
+    bob_page.keyboard.press("Enter")
+    tab_to(bob_page, bob_page.get_by_role("button", name="Turnier verlassen", exact=True))
+    bob_page.keyboard.press("Enter")
     expect(bob_page.locator("h1")).to_have_text("Live cup")
     expect(bob_page.locator("[data-withdrawn]")).to_have_text(
         "Du hast das Turnier verlassen: Dir werden keine Spiele mehr ausgeteilt."
